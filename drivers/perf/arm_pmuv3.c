@@ -1,0 +1,1343 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmuv3-kvm: perf driver for the Armv8/Armv9 PMUv3 CPU PMU, built on the
+ * arm_pmu framework, with exact KVM host/guest filtering.
+ *
+ * The file has three layers:
+ *  - pure decision logic (attr -> filter bits, config checks, counter
+ *    allocation), declared in <linux/perf/arm_pmuv3_filter.h> and driven
+ *    by KUnit for every host mode;
+ *  - thin register wrappers around <asm/arm_pmuv3.h>, owning the barriers;
+ *  - the arm_pmu callbacks, which glue the two together.
+ */
+
+#define pr_fmt(fmt) "pmuv3-kvm: " fmt
+
+#include <asm/arm_pmuv3.h>
+#include <asm/virt.h>
+
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+#include <linux/acpi.h>
+#include <linux/bitfield.h>
+#include <linux/bitmap.h>
+#include <linux/clocksource.h>
+#include <linux/irq_work.h>
+#include <linux/kvm_host.h>
+#include <linux/nmi.h>
+#include <linux/of.h>
+#include <linux/perf/arm_pmu.h>
+#include <linux/perf/arm_pmuv3.h>
+#include <linux/perf/arm_pmuv3_filter.h>
+#include <linux/platform_device.h>
+#include <linux/sched_clock.h>
+#include <linux/smp.h>
+#include <linux/sysctl.h>
+
+/* ------------------------------------------------------------------------
+ * User ABI: one definition per config field drives both parsing and the
+ * sysfs format/ directory.
+ */
+
+struct armv8pmu_cfg_field {
+	const char *name;
+	u8 cfg;		/* 0: config, 1: config1 */
+	u64 mask;
+};
+
+#define ARMV8PMU_CFG_EVENT	GENMASK_ULL(15, 0)	/* PMEVTYPER.evtCount */
+#define ARMV8PMU_CFG1_LONG	BIT_ULL(0)		/* 64-bit counter */
+#define ARMV8PMU_CFG1_RDPMC	BIT_ULL(1)		/* EL0 direct read */
+#define ARMV8PMU_CFG1_TH_COUNT	BIT_ULL(2)		/* PMEVTYPER.TC[0] */
+#define ARMV8PMU_CFG1_TH_CMP	GENMASK_ULL(4, 3)	/* PMEVTYPER.TC[2:1] */
+#define ARMV8PMU_CFG1_TH	GENMASK_ULL(16, 5)	/* PMEVTYPER.TH */
+#define ARMV8PMU_CFG1_MASK	(ARMV8PMU_CFG1_LONG | ARMV8PMU_CFG1_RDPMC | \
+				 ARMV8PMU_CFG1_TH_COUNT | ARMV8PMU_CFG1_TH_CMP | \
+				 ARMV8PMU_CFG1_TH)
+
+/* The event number field narrowed to 10 bits before PMUv3 for Armv8.1. */
+#define ARMV8PMU_EVENT_V80	GENMASK(9, 0)
+
+static const struct armv8pmu_cfg_field armv8pmu_cfg_fields[] = {
+	{ "event",		0, ARMV8PMU_CFG_EVENT },
+	{ "long",		1, ARMV8PMU_CFG1_LONG },
+	{ "rdpmc",		1, ARMV8PMU_CFG1_RDPMC },
+	{ "threshold_count",	1, ARMV8PMU_CFG1_TH_COUNT },
+	{ "threshold_compare",	1, ARMV8PMU_CFG1_TH_CMP },
+	{ "threshold",		1, ARMV8PMU_CFG1_TH },
+};
+
+/* ------------------------------------------------------------------------
+ * Pure decision logic.
+ */
+
+/* Which exception levels an event asks for, before hardware encoding. */
+#define ARMV8PMU_EL0	BIT(0)
+#define ARMV8PMU_EL1	BIT(1)
+#define ARMV8PMU_EL2	BIT(2)
+
+static u32 armv8pmu_els_to_filter(unsigned int els)
+{
+	u32 filter = 0;
+
+	if (!(els & ARMV8PMU_EL0))
+		filter |= ARMV8_PMU_EXCLUDE_EL0;
+	if (!(els & ARMV8PMU_EL1))
+		filter |= ARMV8_PMU_EXCLUDE_EL1;
+	if (els & ARMV8PMU_EL2)
+		filter |= ARMV8_PMU_INCLUDE_EL2;
+	return filter;
+}
+
+/*
+ * The ELs at which host code runs and an event counts it.  EL2 is the
+ * host kernel on VHE (exclude_kernel), the hypervisor on nVHE/pKVM
+ * (exclude_hv), and absent in a guest.
+ */
+static unsigned int armv8pmu_host_els(const struct perf_event_attr *attr,
+				      enum armv8pmu_host_mode mode)
+{
+	unsigned int els = 0;
+
+	if (attr->exclude_host)
+		return 0;
+	if (!attr->exclude_user)
+		els |= ARMV8PMU_EL0;
+	if (mode == ARMV8PMU_MODE_VHE) {
+		if (!attr->exclude_kernel)
+			els |= ARMV8PMU_EL2;
+		return els;
+	}
+	if (!attr->exclude_kernel)
+		els |= ARMV8PMU_EL1;
+	if (mode != ARMV8PMU_MODE_GUEST && !attr->exclude_hv)
+		els |= ARMV8PMU_EL2;
+	return els;
+}
+
+/* Guests run at EL1 and EL0 in every mode that has them. */
+static unsigned int armv8pmu_guest_els(const struct perf_event_attr *attr)
+{
+	unsigned int els = 0;
+
+	if (attr->exclude_guest)
+		return 0;
+	if (!attr->exclude_user)
+		els |= ARMV8PMU_EL0;
+	if (!attr->exclude_kernel)
+		els |= ARMV8PMU_EL1;
+	return els;
+}
+
+/*
+ * Turn an event's exclusion bits into the PMEVTYPER/PMCCFILTR filter to
+ * program in host context and in guest context, following
+ * Documentation/arch/arm64/perf.rst.
+ *
+ * Return: 0, or -EOPNOTSUPP for exclusions the PMU cannot express
+ * (exclude_idle), or for guest-only counting on a kernel that has no
+ * EL2 and so never runs a guest.
+ */
+int armv8pmu_attr_to_filter(const struct perf_event_attr *attr,
+			    enum armv8pmu_host_mode mode,
+			    struct armv8pmu_filter *filter)
+{
+	unsigned int host = armv8pmu_host_els(attr, mode);
+	unsigned int guest = armv8pmu_guest_els(attr);
+
+	if (attr->exclude_idle) {
+		pr_debug("exclude_idle: the PMU cannot tell idle apart\n");
+		return -EOPNOTSUPP;
+	}
+	if (mode >= ARMV8PMU_NR_MODES)
+		return -EINVAL;
+	if (mode == ARMV8PMU_MODE_GUEST) {
+		if (attr->exclude_host) {
+			pr_debug("exclude_host: no EL2 here, so no KVM guests\n");
+			return -EOPNOTSUPP;
+		}
+		filter->host = armv8pmu_els_to_filter(host);
+		filter->guest = filter->host;
+		return 0;
+	}
+
+	/* EL2 while a guest runs is host code: the world switch or VHE kernel. */
+	guest |= host & ARMV8PMU_EL2;
+	filter->guest = armv8pmu_els_to_filter(guest);
+
+	/*
+	 * On VHE the host never runs at EL1, so EL1 may follow the guest in
+	 * both contexts and only EL0 differs: fewer bits to flip at load.
+	 */
+	if (mode == ARMV8PMU_MODE_VHE)
+		host |= guest & ARMV8PMU_EL1;
+	filter->host = armv8pmu_els_to_filter(host);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(armv8pmu_attr_to_filter);
+
+static bool armv8pmu_caps_have_64bit_counters(const struct armv8pmu_caps *caps)
+{
+	return is_pmuv3p5(caps->pmuver);
+}
+
+/* PMUv3p5 event counters are 64-bit; before that, "long" chains a pair. */
+VISIBLE_IF_KUNIT bool armv8pmu_attr_is_64bit(const struct perf_event_attr *attr,
+					     const struct armv8pmu_caps *caps)
+{
+	return armv8pmu_caps_have_64bit_counters(caps) ||
+	       (attr->config1 & ARMV8PMU_CFG1_LONG);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_attr_is_64bit);
+
+static u16 armv8pmu_attr_event(const struct perf_event_attr *attr)
+{
+	return FIELD_GET(ARMV8PMU_CFG_EVENT, attr->config);
+}
+
+static int armv8pmu_check_threshold(const struct perf_event_attr *attr,
+				    const struct armv8pmu_caps *caps)
+{
+	u64 th = FIELD_GET(ARMV8PMU_CFG1_TH, attr->config1);
+	u64 tc = attr->config1 & (ARMV8PMU_CFG1_TH_CMP | ARMV8PMU_CFG1_TH_COUNT);
+
+	if (!th) {
+		if (tc)
+			pr_debug("threshold_compare/count without a threshold\n");
+		return tc ? -EINVAL : 0;
+	}
+	if (!caps->thwidth) {
+		pr_debug("threshold: no FEAT_PMUv3_TH\n");
+		return -EOPNOTSUPP;
+	}
+	if (th >= BIT_ULL(caps->thwidth)) {
+		pr_debug("threshold %llu wider than %u bits\n", th, caps->thwidth);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Check a raw event's config: the event number must fit the PMU's field
+ * (16 bits from PMUv3 for Armv8.1, 10 before) and not be CHAIN, which
+ * only the driver's counter pairs may use.
+ *
+ * Return: 0 or -EINVAL.
+ */
+VISIBLE_IF_KUNIT int armv8pmu_check_raw_event(u64 config,
+					      const struct armv8pmu_caps *caps)
+{
+	u64 event_mask = caps->pmuver >= ID_AA64DFR0_EL1_PMUVer_V3P1 ?
+			 ARMV8PMU_CFG_EVENT : ARMV8PMU_EVENT_V80;
+
+	if (config & ~event_mask) {
+		pr_debug("config %#llx: bits outside the event field\n", config);
+		return -EINVAL;
+	}
+	if (config == ARMV8_PMUV3_PERFCTR_CHAIN) {
+		pr_debug("CHAIN is for the driver's own counter pairs\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_check_raw_event);
+
+/*
+ * Check config1/config2 of an event that will count @event.
+ *
+ * Return: 0; -EINVAL for reserved bits or a malformed threshold;
+ * -EOPNOTSUPP for a valid request this PMU cannot meet (a threshold
+ * without FEAT_PMUv3_TH, EL0 reads of a chained counter pair).
+ */
+VISIBLE_IF_KUNIT int armv8pmu_check_config1(const struct perf_event_attr *attr,
+					    u16 event,
+					    const struct armv8pmu_caps *caps)
+{
+	if (attr->config1 & ~ARMV8PMU_CFG1_MASK || attr->config2) {
+		pr_debug("config1/config2: reserved bits set\n");
+		return -EINVAL;
+	}
+	if ((attr->config1 & ARMV8PMU_CFG1_RDPMC) &&
+	    armv8pmu_attr_is_64bit(attr, caps) &&
+	    !armv8pmu_caps_have_64bit_counters(caps) &&
+	    event != ARMV8_PMUV3_PERFCTR_CPU_CYCLES) {
+		pr_debug("rdpmc: a chained pair cannot be read atomically\n");
+		return -EOPNOTSUPP;
+	}
+	return armv8pmu_check_threshold(attr, caps);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_check_config1);
+
+/* The PMEVTYPER event and threshold fields of a checked raw config. */
+VISIBLE_IF_KUNIT u64 armv8pmu_attr_to_evtyper(const struct perf_event_attr *attr)
+{
+	u64 th = FIELD_GET(ARMV8PMU_CFG1_TH, attr->config1);
+	u64 tc = FIELD_GET(ARMV8PMU_CFG1_TH_CMP, attr->config1) << 1 |
+		 FIELD_GET(ARMV8PMU_CFG1_TH_COUNT, attr->config1);
+
+	return FIELD_PREP(ARMV8_PMU_EVTYPE_EVENT, armv8pmu_attr_event(attr)) |
+	       FIELD_PREP(ARMV8_PMU_EVTYPE_TH, th) |
+	       FIELD_PREP(ARMV8_PMU_EVTYPE_TC, tc);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_attr_to_evtyper);
+
+static int armv8pmu_alloc_pair(unsigned long *used_mask,
+			       const unsigned long *cntr_mask)
+{
+	int idx;
+
+	for (idx = 0; idx + 1 < ARMV8_PMU_CYCLE_IDX; idx += 2) {
+		if (!test_bit(idx, cntr_mask) || !test_bit(idx + 1, cntr_mask))
+			break;
+		if (test_bit(idx, used_mask) || test_bit(idx + 1, used_mask))
+			continue;
+		__set_bit(idx, used_mask);
+		__set_bit(idx + 1, used_mask);
+		return idx;
+	}
+	return -EAGAIN;
+}
+
+static int armv8pmu_alloc_single(unsigned long *used_mask,
+				 const unsigned long *cntr_mask)
+{
+	int idx;
+
+	for_each_set_bit(idx, cntr_mask, ARMV8_PMU_CYCLE_IDX) {
+		if (!__test_and_set_bit(idx, used_mask))
+			return idx;
+	}
+	return -EAGAIN;
+}
+
+/*
+ * Pick counters for an event.  CPU_CYCLES goes to PMCCNTR_EL0 when it is
+ * free and no threshold is asked for (PMCCFILTR has no TH field).
+ *
+ * Return: the counter index (the low counter of a pair), or -EAGAIN.
+ */
+VISIBLE_IF_KUNIT int armv8pmu_alloc_counter(unsigned long *used_mask,
+					    const unsigned long *cntr_mask,
+					    const struct armv8pmu_alloc_req *req)
+{
+	if (req->evtype == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && !req->threshold &&
+	    test_bit(ARMV8_PMU_CYCLE_IDX, cntr_mask) &&
+	    !__test_and_set_bit(ARMV8_PMU_CYCLE_IDX, used_mask))
+		return ARMV8_PMU_CYCLE_IDX;
+
+	if (req->chained)
+		return armv8pmu_alloc_pair(used_mask, cntr_mask);
+	return armv8pmu_alloc_single(used_mask, cntr_mask);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_alloc_counter);
+
+VISIBLE_IF_KUNIT void armv8pmu_free_counter(unsigned long *used_mask, int idx,
+					    bool chained)
+{
+	__clear_bit(idx, used_mask);
+	if (chained)
+		__clear_bit(idx + 1, used_mask);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_free_counter);
+
+/* ------------------------------------------------------------------------
+ * Asking the machine.  Wrapped so that KUnit can redirect it.
+ */
+
+VISIBLE_IF_KUNIT enum armv8pmu_host_mode armv8pmu_host_mode(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(armv8pmu_host_mode);
+
+	if (is_kernel_in_hyp_mode())
+		return ARMV8PMU_MODE_VHE;
+	if (!is_hyp_mode_available())
+		return ARMV8PMU_MODE_GUEST;
+	if (is_protected_kvm_enabled())
+		return ARMV8PMU_MODE_PKVM;
+	return ARMV8PMU_MODE_NVHE;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_host_mode);
+
+static const char *const armv8pmu_mode_names[ARMV8PMU_NR_MODES] = {
+	[ARMV8PMU_MODE_VHE]	= "VHE host",
+	[ARMV8PMU_MODE_NVHE]	= "nVHE host",
+	[ARMV8PMU_MODE_PKVM]	= "protected-KVM host",
+	[ARMV8PMU_MODE_GUEST]	= "EL1 (no EL2)",
+};
+
+static int sysctl_perf_user_access __read_mostly;
+
+/* ------------------------------------------------------------------------
+ * Register access.  Only <asm/arm_pmuv3.h> touches the system registers;
+ * these wrappers add the synchronisation each access needs.
+ */
+
+static void armv8pmu_pmcr_write(u64 val)
+{
+	val &= ARMV8_PMU_PMCR_MASK;
+	isb();
+	write_pmcr(val);
+}
+
+static u64 armv8pmu_pmcr_read(void)
+{
+	return read_pmcr();
+}
+
+static u64 armv8pmu_read_evcntr(int idx)
+{
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		return read_pmccntr();
+	return read_pmevcntrn(idx);
+}
+
+static void armv8pmu_write_evcntr(int idx, u64 val)
+{
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		write_pmccntr(val);
+	else
+		write_pmevcntrn(idx, val);
+}
+
+/* PMCCFILTR_EL0 holds only the filter; PMEVTYPER also the event and TH. */
+static void armv8pmu_write_evtype(int idx, u64 val)
+{
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		write_pmccfiltr(val & ARMV8PMU_FILTER_MASK);
+	else
+		write_pmevtypern(idx, val);
+}
+
+static void armv8pmu_enable_counters(u64 mask)
+{
+	/* Counters must not start before their type and value are set. */
+	isb();
+	write_pmcntenset(mask);
+}
+
+static void armv8pmu_disable_counters(u64 mask)
+{
+	write_pmcntenclr(mask);
+	/* Stop counting before the caller reads or reprograms them. */
+	isb();
+}
+
+static void armv8pmu_enable_intens(u64 mask)
+{
+	write_pmintenset(mask);
+}
+
+static void armv8pmu_disable_intens(u64 mask)
+{
+	write_pmintenclr(mask);
+	isb();
+	/* A pending overflow of a disabled counter must not fire later. */
+	write_pmovsclr(mask);
+	isb();
+}
+
+static u64 armv8pmu_getreset_flags(void)
+{
+	u64 value = read_pmovsclr() & ARMV8_PMU_OVERFLOWED_MASK;
+
+	write_pmovsclr(value);
+	return value;
+}
+
+static void armv8pmu_write_userenr(u32 val)
+{
+	/* With a vCPU loaded on VHE, KVM owns PMUSERENR_EL0 until put. */
+	if (kvm_set_pmuserenr(val))
+		return;
+	write_pmuserenr(val);
+}
+
+/* ------------------------------------------------------------------------
+ * Per-event helpers.
+ */
+
+static bool armv8pmu_event_is_chained(struct perf_event *event)
+{
+	return event->hw.idx != ARMV8_PMU_CYCLE_IDX &&
+	       (event->hw.flags & ARMPMU_EVT_64BIT) &&
+	       !is_pmuv3p5(to_arm_pmu(event->pmu)->pmuver);
+}
+
+/* The counters an event occupies, as a PMCNTEN/PMINTEN-style mask. */
+static u64 armv8pmu_event_cnten_mask(struct perf_event *event)
+{
+	int idx = event->hw.idx;
+
+	if (armv8pmu_event_is_chained(event))
+		return BIT_ULL(idx) | BIT_ULL(idx + 1);
+	return BIT_ULL(idx);
+}
+
+/* The counter whose overflow ends the event's period. */
+static int armv8pmu_event_irq_idx(struct perf_event *event)
+{
+	return armv8pmu_event_is_chained(event) ? event->hw.idx + 1 :
+						  event->hw.idx;
+}
+
+/*
+ * A 32-bit event on a 64-bit counter (PMCCNTR_EL0, which PMCR.LC makes
+ * overflow at 64 bits) is biased so that it overflows at 2^32.
+ */
+static bool armv8pmu_event_needs_bias(struct perf_event *event)
+{
+	return !(event->hw.flags & ARMPMU_EVT_64BIT) &&
+	       event->hw.idx == ARMV8_PMU_CYCLE_IDX;
+}
+
+static u64 armv8pmu_read_counter(struct perf_event *event)
+{
+	int idx = event->hw.idx;
+	u64 hi, lo;
+
+	if (!armv8pmu_event_is_chained(event))
+		return armv8pmu_read_evcntr(idx);
+
+	/* Re-read the high half until the pair did not carry meanwhile. */
+	do {
+		hi = armv8pmu_read_evcntr(idx + 1);
+		lo = armv8pmu_read_evcntr(idx);
+	} while (hi != armv8pmu_read_evcntr(idx + 1));
+	return (hi << 32) | lower_32_bits(lo);
+}
+
+static void armv8pmu_write_counter(struct perf_event *event, u64 value)
+{
+	int idx = event->hw.idx;
+
+	if (armv8pmu_event_needs_bias(event))
+		value |= GENMASK_ULL(63, 32);
+
+	if (armv8pmu_event_is_chained(event)) {
+		armv8pmu_write_evcntr(idx, lower_32_bits(value));
+		armv8pmu_write_evcntr(idx + 1, upper_32_bits(value));
+		return;
+	}
+	armv8pmu_write_evcntr(idx, value);
+}
+
+/*
+ * The filter a counter is programmed with.  KVM's switch hooks enable
+ * deferred (guest-only) counters at guest entry on nVHE, so those start
+ * from the guest-context filter; everything else from the host one.
+ */
+static u64 armv8pmu_event_evtyper(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 evtyper = hwc->config_base & ~(u64)ARMV8PMU_FILTER_MASK;
+
+	if (kvm_pmu_counter_deferred(&event->attr))
+		return evtyper | lower_32_bits(hwc->config);
+	return evtyper | (hwc->config_base & ARMV8PMU_FILTER_MASK);
+}
+
+static void armv8pmu_write_event_type(struct perf_event *event)
+{
+	u64 evtyper = armv8pmu_event_evtyper(event);
+	int idx = event->hw.idx;
+
+	if (armv8pmu_event_is_chained(event)) {
+		/*
+		 * The high counter counts the low one's overflows; giving it
+		 * the same filter keeps every carry, whatever EL it occurs at.
+		 */
+		armv8pmu_write_evtype(idx + 1, ARMV8_PMUV3_PERFCTR_CHAIN |
+				      (evtyper & ARMV8PMU_FILTER_MASK));
+	}
+	armv8pmu_write_evtype(idx, evtyper);
+}
+
+static void armv8pmu_enable(struct perf_event *event)
+{
+	u64 mask = armv8pmu_event_cnten_mask(event);
+	struct perf_event_attr *attr = &event->attr;
+
+	armv8pmu_disable_counters(mask);
+	armv8pmu_write_event_type(event);
+	armv8pmu_enable_intens(BIT_ULL(armv8pmu_event_irq_idx(event)));
+
+	kvm_set_pmu_events(mask, attr);
+	/* A deferred counter is enabled by KVM when a guest is entered. */
+	if (!kvm_pmu_counter_deferred(attr))
+		armv8pmu_enable_counters(mask);
+}
+
+static void armv8pmu_disable(struct perf_event *event)
+{
+	u64 mask = armv8pmu_event_cnten_mask(event);
+
+	armv8pmu_disable_counters(mask);
+	armv8pmu_disable_intens(BIT_ULL(armv8pmu_event_irq_idx(event)));
+	kvm_clr_pmu_events(mask);
+}
+
+/* ------------------------------------------------------------------------
+ * User-space counter access (kernel.perf_user_access).
+ */
+
+static bool armv8pmu_event_user_readable(struct perf_event *event)
+{
+	return event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT;
+}
+
+/*
+ * Counters not in use may hold another task's counts: zero them before
+ * EL0 may read any counter.
+ */
+static void armv8pmu_clear_unused_counters(struct arm_pmu *cpu_pmu)
+{
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+	int idx;
+
+	for_each_andnot_bit(idx, cpu_pmu->cntr_mask, cpuc->used_mask,
+			    ARMPMU_MAX_HWEVENTS) {
+		if (idx <= ARMV8_PMU_CYCLE_IDX)
+			armv8pmu_write_evcntr(idx, 0);
+	}
+}
+
+static void armv8pmu_update_user_access(struct arm_pmu *cpu_pmu)
+{
+	struct perf_event_context *ctx = perf_cpu_task_ctx();
+
+	if (!sysctl_perf_user_access || !ctx || !ctx->nr_user) {
+		armv8pmu_write_userenr(0);
+		return;
+	}
+	armv8pmu_clear_unused_counters(cpu_pmu);
+	armv8pmu_write_userenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
+}
+
+static int armv8pmu_user_event_idx(struct perf_event *event)
+{
+	if (!sysctl_perf_user_access || !armv8pmu_event_user_readable(event))
+		return 0;
+	/* perf_event_mmap_page.index is the counter number plus one. */
+	return event->hw.idx + 1;
+}
+
+/* ------------------------------------------------------------------------
+ * arm_pmu callbacks.
+ */
+
+static void armv8pmu_start(struct arm_pmu *cpu_pmu)
+{
+	armv8pmu_update_user_access(cpu_pmu);
+	kvm_vcpu_pmu_resync_el0();
+	armv8pmu_pmcr_write(armv8pmu_pmcr_read() | ARMV8_PMU_PMCR_E);
+}
+
+static void armv8pmu_stop(struct arm_pmu *cpu_pmu)
+{
+	armv8pmu_pmcr_write(armv8pmu_pmcr_read() & ~ARMV8_PMU_PMCR_E);
+}
+
+static void armv8pmu_handle_overflow(struct arm_pmu *cpu_pmu,
+				     struct perf_event *event,
+				     struct pt_regs *regs)
+{
+	struct perf_sample_data data;
+
+	armpmu_event_update(event);
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	if (!armpmu_event_set_period(event))
+		return;
+	if (perf_event_overflow(event, &data, regs))
+		cpu_pmu->disable(event);
+}
+
+static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
+{
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+	struct pt_regs *regs = get_irq_regs();
+	u64 pmovsr = armv8pmu_getreset_flags();
+	int idx;
+
+	if (!pmovsr)
+		return IRQ_NONE;
+
+	/* Freeze the counters so the events read consistently. */
+	armv8pmu_stop(cpu_pmu);
+	for_each_set_bit(idx, cpu_pmu->cntr_mask, ARMPMU_MAX_HWEVENTS) {
+		struct perf_event *event = cpuc->events[idx];
+
+		if (!event || !(pmovsr & BIT_ULL(armv8pmu_event_irq_idx(event))))
+			continue;
+		armv8pmu_handle_overflow(cpu_pmu, event, regs);
+	}
+	armv8pmu_start(cpu_pmu);
+
+	/* Work queued from NMI context (e.g. wakeups) runs now. */
+	irq_work_run();
+	return IRQ_HANDLED;
+}
+
+static struct armv8pmu_caps armv8pmu_caps_of(struct arm_pmu *cpu_pmu)
+{
+	return (struct armv8pmu_caps) {
+		.pmuver = cpu_pmu->pmuver,
+		.thwidth = FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir),
+	};
+}
+
+static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
+				  struct perf_event *event)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	struct armv8pmu_alloc_req req = {
+		.evtype = hwc->config_base & ARMV8_PMU_EVTYPE_EVENT,
+		.chained = (hwc->flags & ARMPMU_EVT_64BIT) &&
+			   !is_pmuv3p5(cpu_pmu->pmuver),
+		.threshold = !!(hwc->config_base & ARMV8_PMU_EVTYPE_TH),
+	};
+
+	return armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
+				      &req);
+}
+
+static void armv8pmu_clear_event_idx(struct pmu_hw_events *cpuc,
+				     struct perf_event *event)
+{
+	armv8pmu_free_counter(cpuc->used_mask, event->hw.idx,
+			      armv8pmu_event_is_chained(event));
+}
+
+static int armv8pmu_set_event_filter(struct hw_perf_event *hwc,
+				     struct perf_event_attr *attr)
+{
+	struct armv8pmu_filter filter;
+	int ret;
+
+	ret = armv8pmu_attr_to_filter(attr, armv8pmu_host_mode(), &filter);
+	if (ret)
+		return ret;
+
+	/*
+	 * arm_pmu ORs the event number in after this returns; the threshold
+	 * fields do not fit its int, so they go in here.
+	 */
+	hwc->config_base = filter.host | (armv8pmu_attr_to_evtyper(attr) &
+			   (ARMV8_PMU_EVTYPE_TH | ARMV8_PMU_EVTYPE_TC));
+	hwc->config = filter.guest;
+	return 0;
+}
+
+static void armv8pmu_reset(void *info)
+{
+	struct arm_pmu *cpu_pmu = info;
+	u64 pmcr = ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC;
+
+	armv8pmu_disable_counters(U32_MAX);
+	armv8pmu_disable_intens(U32_MAX);
+	armv8pmu_write_userenr(0);
+
+	if (is_pmuv3p5(cpu_pmu->pmuver))
+		pmcr |= ARMV8_PMU_PMCR_LP;
+	armv8pmu_pmcr_write(pmcr);
+}
+
+/* ------------------------------------------------------------------------
+ * Event maps.
+ */
+
+static const unsigned int armv8_pmuv3_perf_map[PERF_COUNT_HW_MAX] = {
+	PERF_MAP_ALL_UNSUPPORTED,
+	[PERF_COUNT_HW_CPU_CYCLES]		= ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+	[PERF_COUNT_HW_INSTRUCTIONS]		= ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= ARMV8_PMUV3_PERFCTR_L1D_CACHE,
+	[PERF_COUNT_HW_CACHE_MISSES]		= ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= ARMV8_PMUV3_PERFCTR_BR_RETIRED,
+	[PERF_COUNT_HW_BRANCH_MISSES]		= ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
+	[PERF_COUNT_HW_BUS_CYCLES]		= ARMV8_PMUV3_PERFCTR_BUS_CYCLES,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= ARMV8_PMUV3_PERFCTR_STALL_FRONTEND,
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= ARMV8_PMUV3_PERFCTR_STALL_BACKEND,
+};
+
+#define ARMV8PMU_CACHE(cache, op, result)				\
+	[C(cache)][C(OP_##op)][C(RESULT_##result)]
+
+static const unsigned int
+armv8_pmuv3_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
+		     [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
+	PERF_CACHE_MAP_ALL_UNSUPPORTED,
+	ARMV8PMU_CACHE(L1D, READ, ACCESS)  = ARMV8_PMUV3_PERFCTR_L1D_CACHE,
+	ARMV8PMU_CACHE(L1D, READ, MISS)    = ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
+	ARMV8PMU_CACHE(L1I, READ, ACCESS)  = ARMV8_PMUV3_PERFCTR_L1I_CACHE,
+	ARMV8PMU_CACHE(L1I, READ, MISS)    = ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL,
+	ARMV8PMU_CACHE(DTLB, READ, ACCESS) = ARMV8_PMUV3_PERFCTR_L1D_TLB,
+	ARMV8PMU_CACHE(DTLB, READ, MISS)   = ARMV8_PMUV3_PERFCTR_L1D_TLB_REFILL,
+	ARMV8PMU_CACHE(ITLB, READ, ACCESS) = ARMV8_PMUV3_PERFCTR_L1I_TLB,
+	ARMV8PMU_CACHE(ITLB, READ, MISS)   = ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL,
+	ARMV8PMU_CACHE(LL, READ, ACCESS)   = ARMV8_PMUV3_PERFCTR_LL_CACHE_RD,
+	ARMV8PMU_CACHE(LL, READ, MISS)     = ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD,
+	ARMV8PMU_CACHE(BPU, READ, ACCESS)  = ARMV8_PMUV3_PERFCTR_BR_PRED,
+	ARMV8PMU_CACHE(BPU, READ, MISS)    = ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
+};
+
+/* Common events are only offered when PMCEID<n>_EL0 says they exist. */
+static bool armv8pmu_event_implemented(struct arm_pmu *cpu_pmu, u16 event)
+{
+	if (event < ARMV8_PMUV3_MAX_COMMON_EVENTS)
+		return test_bit(event, cpu_pmu->pmceid_bitmap);
+	if (event >= ARMV8_PMUV3_EXT_COMMON_EVENT_BASE &&
+	    event - ARMV8_PMUV3_EXT_COMMON_EVENT_BASE < ARMV8_PMUV3_MAX_COMMON_EVENTS)
+		return test_bit(event - ARMV8_PMUV3_EXT_COMMON_EVENT_BASE,
+				cpu_pmu->pmceid_ext_bitmap);
+	/* IMPLEMENTATION DEFINED events cannot be discovered. */
+	return true;
+}
+
+static int armv8pmu_map_generic(struct perf_event *event)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
+	int mapping;
+
+	mapping = armpmu_map_event(event, &armv8_pmuv3_perf_map,
+				   &armv8_pmuv3_cache_map, ARMV8_PMU_EVTYPE_EVENT);
+	if (mapping < 0)
+		return mapping;
+	if (!armv8pmu_event_implemented(cpu_pmu, mapping)) {
+		pr_debug("event %#x not implemented (PMCEID)\n", mapping);
+		return -ENOENT;
+	}
+	return mapping;
+}
+
+/* The event number an event asks for, or an errno (-ENOENT: not ours). */
+static int armv8pmu_event_number(struct perf_event *event,
+				 const struct armv8pmu_caps *caps)
+{
+	struct perf_event_attr *attr = &event->attr;
+	int ret;
+
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+		if (attr->config1 & ~(ARMV8PMU_CFG1_LONG | ARMV8PMU_CFG1_RDPMC)) {
+			pr_debug("threshold: raw events only\n");
+			return -EINVAL;
+		}
+		return armv8pmu_map_generic(event);
+	case PERF_TYPE_RAW:
+		break;
+	default:
+		if (attr->type != event->pmu->type)
+			return -ENOENT;
+	}
+	ret = armv8pmu_check_raw_event(attr->config, caps);
+	return ret ? ret : armv8pmu_attr_event(attr);
+}
+
+static int armv8pmu_map_event(struct perf_event *event)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
+	struct armv8pmu_caps caps = armv8pmu_caps_of(cpu_pmu);
+	struct perf_event_attr *attr = &event->attr;
+	int event_nr, ret;
+
+	event_nr = armv8pmu_event_number(event, &caps);
+	if (event_nr < 0)
+		return event_nr;
+	ret = armv8pmu_check_config1(attr, event_nr, &caps);
+	if (ret)
+		return ret;
+
+	if (armv8pmu_attr_is_64bit(attr, &caps))
+		event->hw.flags |= ARMPMU_EVT_64BIT;
+	/* Direct reads only for task-bound events: a CPU-wide one is anyone's. */
+	if ((attr->config1 & ARMV8PMU_CFG1_RDPMC) &&
+	    (event->attach_state & PERF_ATTACH_TASK))
+		event->hw.flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+	return event_nr;
+}
+
+/* ------------------------------------------------------------------------
+ * sysfs: events/, format/, caps/.
+ */
+
+static ssize_t armv8pmu_events_sysfs_show(struct device *dev,
+					  struct device_attribute *attr,
+					  char *page)
+{
+	struct perf_pmu_events_attr *pmu_attr;
+
+	pmu_attr = container_of(attr, struct perf_pmu_events_attr, attr);
+	return sysfs_emit(page, "event=0x%04llx\n", pmu_attr->id);
+}
+
+#define ARMV8_EVENT_ATTR(name, config)					\
+	PMU_EVENT_ATTR_ID(name, armv8pmu_events_sysfs_show, config)
+
+static struct attribute *armv8_pmuv3_event_attrs[] = {
+	ARMV8_EVENT_ATTR(sw_incr, ARMV8_PMUV3_PERFCTR_SW_INCR),
+	ARMV8_EVENT_ATTR(l1i_cache_refill, ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL),
+	ARMV8_EVENT_ATTR(l1i_tlb_refill, ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL),
+	ARMV8_EVENT_ATTR(l1d_cache_refill, ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL),
+	ARMV8_EVENT_ATTR(l1d_cache, ARMV8_PMUV3_PERFCTR_L1D_CACHE),
+	ARMV8_EVENT_ATTR(l1d_tlb_refill, ARMV8_PMUV3_PERFCTR_L1D_TLB_REFILL),
+	ARMV8_EVENT_ATTR(ld_retired, ARMV8_PMUV3_PERFCTR_LD_RETIRED),
+	ARMV8_EVENT_ATTR(st_retired, ARMV8_PMUV3_PERFCTR_ST_RETIRED),
+	ARMV8_EVENT_ATTR(inst_retired, ARMV8_PMUV3_PERFCTR_INST_RETIRED),
+	ARMV8_EVENT_ATTR(exc_taken, ARMV8_PMUV3_PERFCTR_EXC_TAKEN),
+	ARMV8_EVENT_ATTR(exc_return, ARMV8_PMUV3_PERFCTR_EXC_RETURN),
+	ARMV8_EVENT_ATTR(cid_write_retired, ARMV8_PMUV3_PERFCTR_CID_WRITE_RETIRED),
+	ARMV8_EVENT_ATTR(pc_write_retired, ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED),
+	ARMV8_EVENT_ATTR(br_immed_retired, ARMV8_PMUV3_PERFCTR_BR_IMMED_RETIRED),
+	ARMV8_EVENT_ATTR(br_return_retired, ARMV8_PMUV3_PERFCTR_BR_RETURN_RETIRED),
+	ARMV8_EVENT_ATTR(unaligned_ldst_retired, ARMV8_PMUV3_PERFCTR_UNALIGNED_LDST_RETIRED),
+	ARMV8_EVENT_ATTR(br_mis_pred, ARMV8_PMUV3_PERFCTR_BR_MIS_PRED),
+	ARMV8_EVENT_ATTR(cpu_cycles, ARMV8_PMUV3_PERFCTR_CPU_CYCLES),
+	ARMV8_EVENT_ATTR(br_pred, ARMV8_PMUV3_PERFCTR_BR_PRED),
+	ARMV8_EVENT_ATTR(mem_access, ARMV8_PMUV3_PERFCTR_MEM_ACCESS),
+	ARMV8_EVENT_ATTR(l1i_cache, ARMV8_PMUV3_PERFCTR_L1I_CACHE),
+	ARMV8_EVENT_ATTR(l1d_cache_wb, ARMV8_PMUV3_PERFCTR_L1D_CACHE_WB),
+	ARMV8_EVENT_ATTR(l2d_cache, ARMV8_PMUV3_PERFCTR_L2D_CACHE),
+	ARMV8_EVENT_ATTR(l2d_cache_refill, ARMV8_PMUV3_PERFCTR_L2D_CACHE_REFILL),
+	ARMV8_EVENT_ATTR(l2d_cache_wb, ARMV8_PMUV3_PERFCTR_L2D_CACHE_WB),
+	ARMV8_EVENT_ATTR(bus_access, ARMV8_PMUV3_PERFCTR_BUS_ACCESS),
+	ARMV8_EVENT_ATTR(memory_error, ARMV8_PMUV3_PERFCTR_MEMORY_ERROR),
+	ARMV8_EVENT_ATTR(inst_spec, ARMV8_PMUV3_PERFCTR_INST_SPEC),
+	ARMV8_EVENT_ATTR(ttbr_write_retired, ARMV8_PMUV3_PERFCTR_TTBR_WRITE_RETIRED),
+	ARMV8_EVENT_ATTR(bus_cycles, ARMV8_PMUV3_PERFCTR_BUS_CYCLES),
+	ARMV8_EVENT_ATTR(l1d_cache_allocate, ARMV8_PMUV3_PERFCTR_L1D_CACHE_ALLOCATE),
+	ARMV8_EVENT_ATTR(l2d_cache_allocate, ARMV8_PMUV3_PERFCTR_L2D_CACHE_ALLOCATE),
+	ARMV8_EVENT_ATTR(br_retired, ARMV8_PMUV3_PERFCTR_BR_RETIRED),
+	ARMV8_EVENT_ATTR(br_mis_pred_retired, ARMV8_PMUV3_PERFCTR_BR_MIS_PRED_RETIRED),
+	ARMV8_EVENT_ATTR(stall_frontend, ARMV8_PMUV3_PERFCTR_STALL_FRONTEND),
+	ARMV8_EVENT_ATTR(stall_backend, ARMV8_PMUV3_PERFCTR_STALL_BACKEND),
+	ARMV8_EVENT_ATTR(l1d_tlb, ARMV8_PMUV3_PERFCTR_L1D_TLB),
+	ARMV8_EVENT_ATTR(l1i_tlb, ARMV8_PMUV3_PERFCTR_L1I_TLB),
+	ARMV8_EVENT_ATTR(l2i_cache, ARMV8_PMUV3_PERFCTR_L2I_CACHE),
+	ARMV8_EVENT_ATTR(l2i_cache_refill, ARMV8_PMUV3_PERFCTR_L2I_CACHE_REFILL),
+	ARMV8_EVENT_ATTR(l3d_cache_allocate, ARMV8_PMUV3_PERFCTR_L3D_CACHE_ALLOCATE),
+	ARMV8_EVENT_ATTR(l3d_cache_refill, ARMV8_PMUV3_PERFCTR_L3D_CACHE_REFILL),
+	ARMV8_EVENT_ATTR(l3d_cache, ARMV8_PMUV3_PERFCTR_L3D_CACHE),
+	ARMV8_EVENT_ATTR(l3d_cache_wb, ARMV8_PMUV3_PERFCTR_L3D_CACHE_WB),
+	ARMV8_EVENT_ATTR(l2d_tlb_refill, ARMV8_PMUV3_PERFCTR_L2D_TLB_REFILL),
+	ARMV8_EVENT_ATTR(l2i_tlb_refill, ARMV8_PMUV3_PERFCTR_L2I_TLB_REFILL),
+	ARMV8_EVENT_ATTR(l2d_tlb, ARMV8_PMUV3_PERFCTR_L2D_TLB),
+	ARMV8_EVENT_ATTR(l2i_tlb, ARMV8_PMUV3_PERFCTR_L2I_TLB),
+	ARMV8_EVENT_ATTR(remote_access, ARMV8_PMUV3_PERFCTR_REMOTE_ACCESS),
+	ARMV8_EVENT_ATTR(ll_cache, ARMV8_PMUV3_PERFCTR_LL_CACHE),
+	ARMV8_EVENT_ATTR(ll_cache_miss, ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS),
+	ARMV8_EVENT_ATTR(dtlb_walk, ARMV8_PMUV3_PERFCTR_DTLB_WALK),
+	ARMV8_EVENT_ATTR(itlb_walk, ARMV8_PMUV3_PERFCTR_ITLB_WALK),
+	ARMV8_EVENT_ATTR(ll_cache_rd, ARMV8_PMUV3_PERFCTR_LL_CACHE_RD),
+	ARMV8_EVENT_ATTR(ll_cache_miss_rd, ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD),
+	ARMV8_EVENT_ATTR(remote_access_rd, ARMV8_PMUV3_PERFCTR_REMOTE_ACCESS_RD),
+	ARMV8_EVENT_ATTR(l1d_cache_lmiss_rd, ARMV8_PMUV3_PERFCTR_L1D_CACHE_LMISS_RD),
+	ARMV8_EVENT_ATTR(op_retired, ARMV8_PMUV3_PERFCTR_OP_RETIRED),
+	ARMV8_EVENT_ATTR(op_spec, ARMV8_PMUV3_PERFCTR_OP_SPEC),
+	ARMV8_EVENT_ATTR(stall, ARMV8_PMUV3_PERFCTR_STALL),
+	ARMV8_EVENT_ATTR(stall_slot_backend, ARMV8_PMUV3_PERFCTR_STALL_SLOT_BACKEND),
+	ARMV8_EVENT_ATTR(stall_slot_frontend, ARMV8_PMUV3_PERFCTR_STALL_SLOT_FRONTEND),
+	ARMV8_EVENT_ATTR(stall_slot, ARMV8_PMUV3_PERFCTR_STALL_SLOT),
+	ARMV8_EVENT_ATTR(sample_pop, ARMV8_SPE_PERFCTR_SAMPLE_POP),
+	ARMV8_EVENT_ATTR(sample_feed, ARMV8_SPE_PERFCTR_SAMPLE_FEED),
+	ARMV8_EVENT_ATTR(sample_filtrate, ARMV8_SPE_PERFCTR_SAMPLE_FILTRATE),
+	ARMV8_EVENT_ATTR(sample_collision, ARMV8_SPE_PERFCTR_SAMPLE_COLLISION),
+	ARMV8_EVENT_ATTR(cnt_cycles, ARMV8_AMU_PERFCTR_CNT_CYCLES),
+	ARMV8_EVENT_ATTR(stall_backend_mem, ARMV8_AMU_PERFCTR_STALL_BACKEND_MEM),
+	ARMV8_EVENT_ATTR(l1i_cache_lmiss, ARMV8_PMUV3_PERFCTR_L1I_CACHE_LMISS),
+	ARMV8_EVENT_ATTR(l2d_cache_lmiss_rd, ARMV8_PMUV3_PERFCTR_L2D_CACHE_LMISS_RD),
+	ARMV8_EVENT_ATTR(l2i_cache_lmiss, ARMV8_PMUV3_PERFCTR_L2I_CACHE_LMISS),
+	ARMV8_EVENT_ATTR(l3d_cache_lmiss_rd, ARMV8_PMUV3_PERFCTR_L3D_CACHE_LMISS_RD),
+	ARMV8_EVENT_ATTR(trb_wrap, ARMV8_PMUV3_PERFCTR_TRB_WRAP),
+	ARMV8_EVENT_ATTR(trb_trig, ARMV8_PMUV3_PERFCTR_TRB_TRIG),
+	ARMV8_EVENT_ATTR(trcextout0, ARMV8_PMUV3_PERFCTR_TRCEXTOUT0),
+	ARMV8_EVENT_ATTR(trcextout1, ARMV8_PMUV3_PERFCTR_TRCEXTOUT1),
+	ARMV8_EVENT_ATTR(trcextout2, ARMV8_PMUV3_PERFCTR_TRCEXTOUT2),
+	ARMV8_EVENT_ATTR(trcextout3, ARMV8_PMUV3_PERFCTR_TRCEXTOUT3),
+	ARMV8_EVENT_ATTR(cti_trigout4, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT4),
+	ARMV8_EVENT_ATTR(cti_trigout5, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT5),
+	ARMV8_EVENT_ATTR(cti_trigout6, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT6),
+	ARMV8_EVENT_ATTR(cti_trigout7, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT7),
+	ARMV8_EVENT_ATTR(ldst_align_lat, ARMV8_PMUV3_PERFCTR_LDST_ALIGN_LAT),
+	ARMV8_EVENT_ATTR(ld_align_lat, ARMV8_PMUV3_PERFCTR_LD_ALIGN_LAT),
+	ARMV8_EVENT_ATTR(st_align_lat, ARMV8_PMUV3_PERFCTR_ST_ALIGN_LAT),
+	ARMV8_EVENT_ATTR(mem_access_checked, ARMV8_MTE_PERFCTR_MEM_ACCESS_CHECKED),
+	ARMV8_EVENT_ATTR(mem_access_checked_rd, ARMV8_MTE_PERFCTR_MEM_ACCESS_CHECKED_RD),
+	ARMV8_EVENT_ATTR(mem_access_checked_wr, ARMV8_MTE_PERFCTR_MEM_ACCESS_CHECKED_WR),
+	NULL,
+};
+
+static umode_t armv8pmu_event_attr_is_visible(struct kobject *kobj,
+					      struct attribute *attr,
+					      int unused)
+{
+	struct device *dev = kobj_to_dev(kobj);
+	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
+	struct perf_pmu_events_attr *pmu_attr;
+
+	pmu_attr = container_of(attr, struct perf_pmu_events_attr, attr.attr);
+	return armv8pmu_event_implemented(cpu_pmu, pmu_attr->id) ?
+	       attr->mode : 0;
+}
+
+static const struct attribute_group armv8_pmuv3_events_attr_group = {
+	.name = "events",
+	.attrs = armv8_pmuv3_event_attrs,
+	.is_visible = armv8pmu_event_attr_is_visible,
+};
+
+/* format/<name>: "config:lo-hi" or "config1:bit", from the field table. */
+static ssize_t armv8pmu_format_show(struct device *dev,
+				    struct device_attribute *attr, char *page)
+{
+	struct dev_ext_attribute *eattr;
+	const struct armv8pmu_cfg_field *field;
+	int lo, hi;
+
+	eattr = container_of(attr, struct dev_ext_attribute, attr);
+	field = eattr->var;
+	lo = __ffs64(field->mask);
+	hi = fls64(field->mask) - 1;
+	if (lo == hi)
+		return sysfs_emit(page, "config%s:%d\n",
+				  field->cfg ? "1" : "", lo);
+	return sysfs_emit(page, "config%s:%d-%d\n", field->cfg ? "1" : "",
+			  lo, hi);
+}
+
+static struct dev_ext_attribute armv8pmu_format_ext[ARRAY_SIZE(armv8pmu_cfg_fields)];
+static struct attribute *armv8_pmuv3_format_attrs[ARRAY_SIZE(armv8pmu_cfg_fields) + 1];
+
+static void armv8pmu_init_format_attrs(void)
+{
+	int i;
+
+	if (armv8_pmuv3_format_attrs[0])
+		return;
+	for (i = 0; i < ARRAY_SIZE(armv8pmu_cfg_fields); i++) {
+		struct dev_ext_attribute *ea = &armv8pmu_format_ext[i];
+
+		sysfs_attr_init(&ea->attr.attr);
+		ea->attr.attr.name = armv8pmu_cfg_fields[i].name;
+		ea->attr.attr.mode = 0444;
+		ea->attr.show = armv8pmu_format_show;
+		ea->var = (void *)&armv8pmu_cfg_fields[i];
+		armv8_pmuv3_format_attrs[i] = &ea->attr.attr;
+	}
+}
+
+static const struct attribute_group armv8_pmuv3_format_attr_group = {
+	.name = "format",
+	.attrs = armv8_pmuv3_format_attrs,
+};
+
+static ssize_t slots_show(struct device *dev, struct device_attribute *attr,
+			  char *page)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
+
+	return sysfs_emit(page, "0x%08llx\n",
+			  (u64)FIELD_GET(ARMV8_PMU_SLOTS, cpu_pmu->reg_pmmir));
+}
+static DEVICE_ATTR_RO(slots);
+
+static ssize_t bus_slots_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
+
+	return sysfs_emit(page, "0x%08llx\n",
+			  (u64)FIELD_GET(ARMV8_PMU_BUS_SLOTS, cpu_pmu->reg_pmmir));
+}
+static DEVICE_ATTR_RO(bus_slots);
+
+/* PMMIR_EL1.BUS_WIDTH encodes log2(bytes); 0 means not specified. */
+static ssize_t bus_width_show(struct device *dev,
+			      struct device_attribute *attr, char *page)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
+	u64 width = FIELD_GET(ARMV8_PMU_BUS_WIDTH, cpu_pmu->reg_pmmir);
+
+	return sysfs_emit(page, "0x%08llx\n", width ? BIT_ULL(width) : 0);
+}
+static DEVICE_ATTR_RO(bus_width);
+
+static ssize_t threshold_max_show(struct device *dev,
+				  struct device_attribute *attr, char *page)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
+	u64 thwidth = FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir);
+
+	return sysfs_emit(page, "0x%08llx\n",
+			  thwidth ? BIT_ULL(thwidth) - 1 : 0);
+}
+static DEVICE_ATTR_RO(threshold_max);
+
+static struct attribute *armv8_pmuv3_caps_attrs[] = {
+	&dev_attr_slots.attr,
+	&dev_attr_bus_slots.attr,
+	&dev_attr_bus_width.attr,
+	&dev_attr_threshold_max.attr,
+	NULL,
+};
+
+static const struct attribute_group armv8_pmuv3_caps_attr_group = {
+	.name = "caps",
+	.attrs = armv8_pmuv3_caps_attrs,
+};
+
+/* ------------------------------------------------------------------------
+ * Probe.
+ */
+
+struct armv8pmu_probe_info {
+	struct arm_pmu *pmu;
+	bool present;
+};
+
+static void armv8pmu_read_pmceid(struct arm_pmu *cpu_pmu)
+{
+	u64 pmceid[2] = { read_pmceid0(), read_pmceid1() };
+	u32 common[2] = { lower_32_bits(pmceid[0]), lower_32_bits(pmceid[1]) };
+	u32 ext[2] = { upper_32_bits(pmceid[0]), upper_32_bits(pmceid[1]) };
+
+	/* PMCEID0 describes events 0x00-0x1f (0x4000-0x401f in [63:32]), PMCEID1 the next 32. */
+	bitmap_from_arr32(cpu_pmu->pmceid_bitmap, common,
+			  ARMV8_PMUV3_MAX_COMMON_EVENTS);
+	bitmap_from_arr32(cpu_pmu->pmceid_ext_bitmap, ext,
+			  ARMV8_PMUV3_MAX_COMMON_EVENTS);
+}
+
+static void __armv8pmu_probe_pmu(void *info)
+{
+	struct armv8pmu_probe_info *probe = info;
+	struct arm_pmu *cpu_pmu = probe->pmu;
+	int pmuver = read_pmuver();
+
+	if (!pmuv3_implemented(pmuver))
+		return;
+
+	cpu_pmu->pmuver = pmuver;
+	probe->present = true;
+
+	bitmap_set(cpu_pmu->cntr_mask, 0,
+		   FIELD_GET(ARMV8_PMU_PMCR_N, armv8pmu_pmcr_read()));
+	set_bit(ARMV8_PMU_CYCLE_IDX, cpu_pmu->cntr_mask);
+
+	armv8pmu_read_pmceid(cpu_pmu);
+	if (is_pmuv3p4(pmuver))
+		cpu_pmu->reg_pmmir = read_pmmir();
+}
+
+static int armv8pmu_probe_pmu(struct arm_pmu *cpu_pmu)
+{
+	struct armv8pmu_probe_info probe = { .pmu = cpu_pmu };
+	int ret;
+
+	ret = smp_call_function_any(&cpu_pmu->supported_cpus,
+				    __armv8pmu_probe_pmu, &probe, 1);
+	if (ret)
+		return ret;
+	return probe.present ? 0 : -ENODEV;
+}
+
+/* Cleared when the sysctl is turned off, so no CPU keeps EL0 access. */
+static void armv8pmu_disable_user_access_ipi(void *unused)
+{
+	armv8pmu_write_userenr(0);
+}
+
+static int armv8pmu_proc_user_access_handler(const struct ctl_table *table,
+					     int write, void *buffer,
+					     size_t *lenp, loff_t *ppos)
+{
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (ret || !write || sysctl_perf_user_access)
+		return ret;
+	on_each_cpu(armv8pmu_disable_user_access_ipi, NULL, 1);
+	return 0;
+}
+
+static struct ctl_table armv8_pmu_sysctl_table[] = {
+	{
+		.procname	= "perf_user_access",
+		.data		= &sysctl_perf_user_access,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= armv8pmu_proc_user_access_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static void armv8pmu_register_sysctl(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	register_sysctl("kernel", armv8_pmu_sysctl_table);
+	done = true;
+}
+
+static void armv8pmu_report(struct arm_pmu *cpu_pmu)
+{
+	pr_info("%s: PMUv3 (PMUVer %#x), %d event counters + cycle counter, %s, %s counters\n",
+		cpu_pmu->name, cpu_pmu->pmuver,
+		bitmap_weight(cpu_pmu->cntr_mask, ARMV8_PMU_MAX_GENERAL_COUNTERS),
+		armv8pmu_mode_names[armv8pmu_host_mode()],
+		is_pmuv3p5(cpu_pmu->pmuver) ? "64-bit" : "32-bit (chained for long)");
+}
+
+static int armv8_pmu_init(struct arm_pmu *cpu_pmu, char *name)
+{
+	int ret = armv8pmu_probe_pmu(cpu_pmu);
+
+	if (ret)
+		return ret;
+
+	cpu_pmu->handle_irq		= armv8pmu_handle_irq;
+	cpu_pmu->enable			= armv8pmu_enable;
+	cpu_pmu->disable		= armv8pmu_disable;
+	cpu_pmu->read_counter		= armv8pmu_read_counter;
+	cpu_pmu->write_counter		= armv8pmu_write_counter;
+	cpu_pmu->get_event_idx		= armv8pmu_get_event_idx;
+	cpu_pmu->clear_event_idx	= armv8pmu_clear_event_idx;
+	cpu_pmu->start			= armv8pmu_start;
+	cpu_pmu->stop			= armv8pmu_stop;
+	cpu_pmu->reset			= armv8pmu_reset;
+	cpu_pmu->set_event_filter	= armv8pmu_set_event_filter;
+	cpu_pmu->map_event		= armv8pmu_map_event;
+	cpu_pmu->pmu.event_idx		= armv8pmu_user_event_idx;
+	cpu_pmu->name			= name;
+
+	armv8pmu_init_format_attrs();
+	cpu_pmu->attr_groups[ARMPMU_ATTR_GROUP_EVENTS] = &armv8_pmuv3_events_attr_group;
+	cpu_pmu->attr_groups[ARMPMU_ATTR_GROUP_FORMATS] = &armv8_pmuv3_format_attr_group;
+	cpu_pmu->attr_groups[ARMPMU_ATTR_GROUP_CAPS] = &armv8_pmuv3_caps_attr_group;
+
+	armv8pmu_register_sysctl();
+	armv8pmu_report(cpu_pmu);
+	return 0;
+}
+
+#define ARMV8PMU_INIT(fn, pmu_name)					\
+static int fn(struct arm_pmu *cpu_pmu)					\
+{									\
+	return armv8_pmu_init(cpu_pmu, pmu_name);			\
+}
+
+ARMV8PMU_INIT(armv8_pmuv3_pmu_init, "armv8_pmuv3")
+ARMV8PMU_INIT(armv8_a35_pmu_init, "armv8_cortex_a35")
+ARMV8PMU_INIT(armv8_a53_pmu_init, "armv8_cortex_a53")
+ARMV8PMU_INIT(armv8_a55_pmu_init, "armv8_cortex_a55")
+ARMV8PMU_INIT(armv8_a57_pmu_init, "armv8_cortex_a57")
+ARMV8PMU_INIT(armv8_a72_pmu_init, "armv8_cortex_a72")
+ARMV8PMU_INIT(armv8_a73_pmu_init, "armv8_cortex_a73")
+ARMV8PMU_INIT(armv8_a76_pmu_init, "armv8_cortex_a76")
+ARMV8PMU_INIT(armv8_a78_pmu_init, "armv8_cortex_a78")
+ARMV8PMU_INIT(armv9_a510_pmu_init, "armv9_cortex_a510")
+ARMV8PMU_INIT(armv9_a710_pmu_init, "armv9_cortex_a710")
+ARMV8PMU_INIT(armv8_x1_pmu_init, "armv8_cortex_x1")
+ARMV8PMU_INIT(armv9_x2_pmu_init, "armv9_cortex_x2")
+ARMV8PMU_INIT(armv8_n1_pmu_init, "armv8_neoverse_n1")
+ARMV8PMU_INIT(armv9_n2_pmu_init, "armv9_neoverse_n2")
+ARMV8PMU_INIT(armv8_v1_pmu_init, "armv8_neoverse_v1")
+ARMV8PMU_INIT(armv8_v2_pmu_init, "armv8_neoverse_v2")
+
+static const struct of_device_id armv8_pmu_of_device_ids[] = {
+	{ .compatible = "arm,armv8-pmuv3",	.data = armv8_pmuv3_pmu_init },
+	{ .compatible = "arm,cortex-a35-pmu",	.data = armv8_a35_pmu_init },
+	{ .compatible = "arm,cortex-a53-pmu",	.data = armv8_a53_pmu_init },
+	{ .compatible = "arm,cortex-a55-pmu",	.data = armv8_a55_pmu_init },
+	{ .compatible = "arm,cortex-a57-pmu",	.data = armv8_a57_pmu_init },
+	{ .compatible = "arm,cortex-a72-pmu",	.data = armv8_a72_pmu_init },
+	{ .compatible = "arm,cortex-a73-pmu",	.data = armv8_a73_pmu_init },
+	{ .compatible = "arm,cortex-a76-pmu",	.data = armv8_a76_pmu_init },
+	{ .compatible = "arm,cortex-a78-pmu",	.data = armv8_a78_pmu_init },
+	{ .compatible = "arm,cortex-a510-pmu",	.data = armv9_a510_pmu_init },
+	{ .compatible = "arm,cortex-a710-pmu",	.data = armv9_a710_pmu_init },
+	{ .compatible = "arm,cortex-x1-pmu",	.data = armv8_x1_pmu_init },
+	{ .compatible = "arm,cortex-x2-pmu",	.data = armv9_x2_pmu_init },
+	{ .compatible = "arm,neoverse-n1-pmu",	.data = armv8_n1_pmu_init },
+	{ .compatible = "arm,neoverse-n2-pmu",	.data = armv9_n2_pmu_init },
+	{ .compatible = "arm,neoverse-v1-pmu",	.data = armv8_v1_pmu_init },
+	{ .compatible = "arm,neoverse-v2-pmu",	.data = armv8_v2_pmu_init },
+	{ }
+};
+
+static int armv8_pmu_device_probe(struct platform_device *pdev)
+{
+	return arm_pmu_device_probe(pdev, armv8_pmu_of_device_ids, NULL);
+}
+
+static struct platform_driver armv8_pmu_driver = {
+	.driver		= {
+		.name	= ARMV8_PMU_PDEV_NAME,
+		.of_match_table = armv8_pmu_of_device_ids,
+		.suppress_bind_attrs = true,
+	},
+	.probe		= armv8_pmu_device_probe,
+};
+
+static int __init armv8_pmu_driver_init(void)
+{
+	int ret;
+
+	if (acpi_disabled)
+		ret = platform_driver_register(&armv8_pmu_driver);
+	else
+		ret = arm_pmu_acpi_probe(armv8_pmuv3_pmu_init);
+
+	/* The hard-lockup detector needs a PMU; retry it now that we have one. */
+	if (!ret)
+		lockup_detector_retry_init();
+	return ret;
+}
+device_initcall(armv8_pmu_driver_init)
+
+/* ------------------------------------------------------------------------
+ * perf_event_mmap_page: counter width and the sched_clock parameters that
+ * let user space turn counter timestamps into perf time.
+ */
+
+static void armv8pmu_userpage_time(struct perf_event_mmap_page *userpg, u64 now)
+{
+	struct clock_read_data *rd;
+	unsigned int seq;
+
+	do {
+		rd = sched_clock_read_begin(&seq);
+		if (rd->read_sched_clock != arch_timer_read_counter)
+			return;
+		userpg->time_mult = rd->mult;
+		userpg->time_shift = rd->shift;
+		userpg->time_cycles = rd->epoch_cyc;
+		userpg->time_mask = rd->sched_clock_mask;
+		/* time_zero is the clock's value at counter zero. */
+		userpg->time_zero = rd->epoch_ns -
+			mul_u64_u32_shr(rd->epoch_cyc, rd->mult, rd->shift);
+	} while (sched_clock_read_retry(seq));
+
+	userpg->time_offset = userpg->time_zero - now;
+	/* The mmap ABI's conversion cannot shift by 32: halve instead. */
+	if (userpg->time_shift == 32) {
+		userpg->time_shift = 31;
+		userpg->time_mult >>= 1;
+	}
+	userpg->cap_user_time = 1;
+	userpg->cap_user_time_zero = 1;
+	userpg->cap_user_time_short = 1;
+}
+
+void arch_perf_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *userpg, u64 now)
+{
+	userpg->cap_user_rdpmc = armv8pmu_event_user_readable(event);
+	userpg->pmc_width = (event->hw.flags & ARMPMU_EVT_64BIT) ? 64 : 32;
+	userpg->cap_user_time = 0;
+	userpg->cap_user_time_zero = 0;
+	userpg->cap_user_time_short = 0;
+	armv8pmu_userpage_time(userpg, now);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * PMUv3 decision logic shared by the perf driver, KVM and their KUnit
+ * tests: which exception levels an event counts, in host and in guest
+ * context, and which attributes and configs are acceptable.
+ *
+ * Everything declared here is pure: the caller passes the host mode and
+ * the PMU's capabilities in, nothing reads a register.
+ */
+#ifndef __LINUX_PERF_ARM_PMUV3_FILTER_H
+#define __LINUX_PERF_ARM_PMUV3_FILTER_H
+
+#include <linux/bits.h>
+#include <linux/perf_event.h>
+#include <linux/perf/arm_pmuv3.h>
+#include <linux/types.h>
+
+/*
+ * Where this kernel runs, which decides what each exclude_* bit means
+ * (Documentation/arch/arm64/perf.rst has one table per mode).
+ */
+enum armv8pmu_host_mode {
+	ARMV8PMU_MODE_VHE,	/* host kernel at EL2, guests at EL1/EL0 */
+	ARMV8PMU_MODE_NVHE,	/* host kernel at EL1, KVM hyp at EL2 */
+	ARMV8PMU_MODE_PKVM,	/* nVHE with the protected hypervisor */
+	ARMV8PMU_MODE_GUEST,	/* kernel at EL1 with no EL2: runs no guests */
+	ARMV8PMU_NR_MODES,
+};
+
+/* The filter fields shared by PMEVTYPER<n>_EL0 and PMCCFILTR_EL0. */
+#define ARMV8PMU_FILTER_MASK	(ARMV8_PMU_EXCLUDE_EL1 | ARMV8_PMU_EXCLUDE_EL0 | \
+				 ARMV8_PMU_INCLUDE_EL2)
+/* A filter value under which a counter counts at no EL we can reach. */
+#define ARMV8PMU_FILTER_NONE	(ARMV8_PMU_EXCLUDE_EL1 | ARMV8_PMU_EXCLUDE_EL0)
+
+/*
+ * @host:  filter bits while the host runs (no vCPU loaded on VHE, no
+ *         guest entered on nVHE).
+ * @guest: filter bits while a guest runs.  EL2 in this context is the
+ *         host's (VHE kernel, or the nVHE world switch), so it follows
+ *         the host's rules.
+ * A counter whose two values differ needs switching at guest entry/exit.
+ */
+struct armv8pmu_filter {
+	u32 host;
+	u32 guest;
+};
+
+/* What the PMU can do, as probed; passed in so config checks are pure. */
+struct armv8pmu_caps {
+	u8 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
+	u8 thwidth;		/* PMMIR_EL1.THWIDTH, 0: no FEAT_PMUv3_TH */
+};
+
+/*
+ * Counter allocation on a used-counter bitmap.  @chained asks for an
+ * even/odd pair; the returned index is the even (low) counter.
+ */
+struct armv8pmu_alloc_req {
+	u16 evtype;
+	bool chained;
+	bool threshold;
+};
+
+int armv8pmu_attr_to_filter(const struct perf_event_attr *attr,
+			    enum armv8pmu_host_mode mode,
+			    struct armv8pmu_filter *filter);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Driver internals, visible to the KUnit suites only. */
+enum armv8pmu_host_mode armv8pmu_host_mode(void);
+int armv8pmu_check_raw_event(u64 config, const struct armv8pmu_caps *caps);
+int armv8pmu_check_config1(const struct perf_event_attr *attr, u16 event,
+			   const struct armv8pmu_caps *caps);
+bool armv8pmu_attr_is_64bit(const struct perf_event_attr *attr,
+			    const struct armv8pmu_caps *caps);
+u64 armv8pmu_attr_to_evtyper(const struct perf_event_attr *attr);
+
+int armv8pmu_alloc_counter(unsigned long *used_mask,
+			   const unsigned long *cntr_mask,
+			   const struct armv8pmu_alloc_req *req);
+void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained);
+#endif
+
+#endif /* __LINUX_PERF_ARM_PMUV3_FILTER_H */

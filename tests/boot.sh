@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot the built kernel with the test initramfs under QEMU and run one
+# guest job.  Usage: tests/boot.sh MODE JOB [LOG]
+#   MODE: vhe | nvhe | protected | el1
+# The guest prints "@@TEST name PASS|FAIL detail" lines and "@@DONE"; the
+# console log is kept in LOG.  Exits 1 on timeout, panic, WARN or oops.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+MODE=$1
+JOB=$2
+LOG=${3:-$BUILD/logs/$MODE-$JOB.log}
+KERNEL=${KERNEL:-$BUILD/kernel/arch/arm64/boot/Image}
+INITRD=${INITRD:-$BUILD/initramfs.cpio}
+TIMEOUT=${BOOT_TIMEOUT:-300}
+CPU=${QEMU_CPU:-max}
+
+virt=on
+extra=""
+case "$MODE" in
+vhe) ;;
+nvhe) extra="kvm-arm.mode=nvhe" ;;
+protected) extra="kvm-arm.mode=protected" ;;
+el1) virt=off ;;
+*) echo "boot.sh: unknown mode $MODE" >&2; exit 2 ;;
+esac
+
+mkdir -p "$(dirname "$LOG")"
+timeout --foreground -k 10 "$TIMEOUT" qemu-system-aarch64 \
+	-M "virt,virtualization=$virt,gic-version=3" -cpu "$CPU" \
+	-icount shift=0 -smp 2 -m 2G -nographic -no-reboot -nic none \
+	-kernel "$KERNEL" -initrd "$INITRD" \
+	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB $extra ${BOOT_APPEND:-}" \
+	</dev/null >"$LOG" 2>&1
+rc=$?
+tr -d '\r' < "$LOG" > "$LOG.tmp" && mv "$LOG.tmp" "$LOG"
+
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	echo "boot.sh: $MODE/$JOB: timed out after ${TIMEOUT}s (log: $LOG)" >&2
+	exit 1
+fi
+if grep -Eq 'Kernel panic|WARNING: CPU|BUG:|Oops|Internal error|lockdep|RCU stall' "$LOG"; then
+	echo "boot.sh: $MODE/$JOB: kernel error (log: $LOG):" >&2
+	grep -E -m5 'Kernel panic|WARNING: CPU|BUG:|Oops|Internal error|lockdep|RCU stall' "$LOG" >&2
+	exit 1
+fi
+if ! grep -q '^@@DONE' "$LOG"; then
+	echo "boot.sh: $MODE/$JOB: guest did not finish (log: $LOG)" >&2
+	tail -5 "$LOG" >&2
+	exit 1
+fi
+exit 0
