@@ -92,6 +92,21 @@ kernel: config overlay
 
 include mk/tests.mk
 
+# ---- the change as a patch series -----------------------------------------
+
+patches: $(SRC)/.stamp
+	@mk/patches.sh
+
+# checkpatch.pl --strict over the series: errors fail, warnings are shown.
+checkpatch: patches
+	@cd $(BUILD)/patches && fail=0; for p in *.patch; do \
+		out=$$(perl $(SRC)/scripts/checkpatch.pl --strict \
+			--root=$(SRC) -q $$p 2>&1); \
+		echo "$$p: $$(echo "$$out" | grep '^total:' || echo clean)"; \
+		echo "$$out" | grep -q '^total: 0 errors' || \
+			[ -z "$$out" ] || fail=1; \
+	done; exit $$fail
+
 clean:
 	rm -rf $(KOBJ) $(BUILD)/kunit $(BUILD)/logs $(BUILD)/initramfs*
 

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Test and demo targets; included by the top Makefile.
+
+INITRAMFS	:= $(BUILD)/initramfs.cpio
+GUEST_FILES	:= $(wildcard tests/guest/*)
+KUNIT_MODES	?= el1 vhe nvhe
+BOOT_MODES	?= vhe nvhe el1
+
+.PHONY: kunit boot-check
+
+$(INITRAMFS): mk/initramfs.sh $(GUEST_FILES)
+	@mk/initramfs.sh
+
+initramfs: $(INITRAMFS)
+
+# KUnit through the base tree's own kunit.py, once per QEMU setup
+# (tests/kunit/arm64_<mode>.py).
+kunit: deps overlay
+	@mk/kunit.sh $(KUNIT_MODES)
+
+demo: deps kernel $(INITRAMFS)
+	@tests/boot.sh vhe demo && sed -n '/^@@JOB/,/^@@DONE/p' \
+		$(BUILD)/logs/vhe-demo.log | grep -v '^@@'
+
+boot-check: deps kernel $(INITRAMFS)
+	@tests/check.sh boot $(BOOT_MODES)
+
+check: deps kernel $(INITRAMFS)
+	@tests/check.sh all

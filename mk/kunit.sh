@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run the KUnit suites of drivers/perf/tests with the prepared tree's own
+# tools/testing/kunit/kunit.py, unchanged, once per QEMU setup named on
+# the command line (tests/kunit/arm64_<mode>.py).  Each run's log goes to
+# build/logs/kunit-<mode>.log; a summary line per run goes to stdout.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+JOBS=${JOBS:-$(nproc)}
+mkdir -p "$BUILD/logs"
+
+rc=0
+for mode in "$@"; do
+	log=$BUILD/logs/kunit-$mode.log
+	(cd "$BUILD/src" && ./tools/testing/kunit/kunit.py run \
+		--kunitconfig=drivers/perf/tests \
+		--qemu_config="$TOP/tests/kunit/arm64_$mode.py" \
+		--cross_compile="$CROSS_COMPILE" \
+		--make_options="CC=ccache ${CROSS_COMPILE}gcc" \
+		--build_dir="$BUILD/kunit" --jobs="$JOBS" --timeout=600) \
+		>"$log" 2>&1 || rc=1
+	summary=$(grep -a 'Testing complete' "$log" | tail -1)
+	echo "kunit $mode: ${summary:-no result (see $log)}"
+	[ -n "$summary" ] || rc=1
+done
+exit $rc

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Write our change against the base tree as a git format-patch series in
+# build/patches/, following mk/series.  Only the files we touch are put in
+# a scratch repository (base version first), so this takes seconds.
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+BASE=$BUILD/base
+WORK=$BUILD/series-repo
+OUT=$BUILD/patches
+
+rm -rf "$WORK" "$OUT" && mkdir -p "$WORK" "$OUT"
+cd "$WORK"
+git init -q
+git config user.name "pmuv3-kvm"
+git config user.email "pmuv3-kvm@example.org"
+
+# Every file any patch touches, at its base version (if it has one).
+files=$(sed -n 's/^path: //p' "$TOP/mk/series")
+for g in $(sed -n 's/^glue: //p' "$TOP/mk/series"); do
+	files="$files $(sed -n 's|^+++ b/||p' "$TOP/patches/$g")"
+done
+for f in $files; do
+	if [ -e "$BASE/$f" ]; then
+		mkdir -p "$(dirname "$f")" && cp "$BASE/$f" "$f"
+	fi
+done
+git add -A && git commit -q --allow-empty -m base
+
+commit_block() {	# subject msgfile paths glue
+	for p in $3; do mkdir -p "$(dirname "$p")" && cp "$TOP/$p" "$p"; done
+	for g in $4; do sed -n '/^--- a\//,$p' "$TOP/patches/$g" | patch -s -p1; done
+	git add -A
+	{ echo "$1"; echo; cat "$2"; } | git commit -q -s -F -
+}
+
+subject="" paths="" glue="" inmsg=0
+: > "$BUILD/series.msg"
+flush() {
+	[ -n "$subject" ] && commit_block "$subject" "$BUILD/series.msg" "$paths" "$glue"
+	subject="" paths="" glue=""
+	: > "$BUILD/series.msg"
+}
+while IFS= read -r line; do
+	if [ $inmsg = 1 ]; then
+		if [ "$line" = "." ]; then inmsg=0; else echo "$line" >> "$BUILD/series.msg"; fi
+		continue
+	fi
+	case "$line" in
+	"subject: "*) flush; subject=${line#subject: }; inmsg=1 ;;
+	"path: "*) paths="$paths ${line#path: }" ;;
+	"glue: "*) glue="$glue ${line#glue: }" ;;
+	esac
+done < "$TOP/mk/series"
+flush
+rm -f "$BUILD/series.msg"
+
+git format-patch -q -o "$OUT" HEAD~$(($(git rev-list --count HEAD) - 1))
+ls "$OUT"

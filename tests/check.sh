@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The project's test run: KUnit suites (kunit.py, per QEMU setup) and the
+# boot checks (tests/guest/check.sh under tests/boot.sh, per host mode).
+# Usage: tests/check.sh all|kunit|boot [MODE...]
+# Ends with "N passed, N failed"; exits 1 if anything failed.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+what=${1:-all}
+[ $# -gt 0 ] && shift
+KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
+BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe el1}}
+passed=0
+failed=0
+
+count() {	# passed failed
+	passed=$((passed + $1))
+	failed=$((failed + $2))
+}
+
+run_kunit() {
+	for mode in $KUNIT_MODES; do
+		line=$("$TOP/mk/kunit.sh" "$mode")
+		echo "$line"
+		p=$(echo "$line" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+		f=$(echo "$line" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+		e=$(echo "$line" | sed -n 's/.*errors: \([0-9]*\).*/\1/p')
+		if [ -z "$p" ]; then
+			count 0 1
+			tail -20 "$BUILD/logs/kunit-$mode.log"
+			continue
+		fi
+		count "$p" $(( ${f:-0} + ${e:-0} ))
+	done
+}
+
+run_boot() {
+	for mode in $BOOT_MODES; do
+		log=$BUILD/logs/$mode-check.log
+		start=$(date +%s)
+		if "$TOP/tests/boot.sh" "$mode" check "$log"; then
+			count 1 0
+		else
+			count 0 1
+		fi
+		p=$(grep -c '^@@TEST .* PASS' "$log")
+		f=$(grep -c '^@@TEST .* FAIL' "$log")
+		count "$p" "$f"
+		echo "boot $mode: $p passed, $f failed ($(( $(date +%s) - start ))s)"
+		grep '^@@TEST .* FAIL' "$log" | sed 's/^@@TEST /  FAIL /'
+	done
+}
+
+case "$what" in
+all) run_kunit; run_boot ;;
+kunit) run_kunit ;;
+boot) run_boot ;;
+*) echo "usage: $0 all|kunit|boot [MODE...]" >&2; exit 2 ;;
+esac
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
