@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmu_split - host/guest split of perf counts around a KVM guest
+ *
+ * The guest runs ROUNDS rounds of: a loop of N1 iterations at EL1, a loop
+ * of N0 iterations at EL0, and an in-kernel hypercall (SMCCC_VERSION), so
+ * it exits to the host ROUNDS times without leaving the kernel.  Each loop
+ * iteration is two instructions.
+ *
+ * On the vCPU thread the host opens, as groups (enabled together, so
+ * there is no skew between them), instruction events with no exclusion,
+ * with exclude_guest (host-only) and with exclude_host (guest-only), each
+ * also with exclude_user, exclude_kernel and exclude_hv.  It checks:
+ *
+ *  - all = host-only + guest-only, to the instruction, for every variant;
+ *  - guest-only EL0 counts are exactly the EL0 loops (plus one SVC each);
+ *  - guest-only EL1 counts cover the EL1 loops, with a fixed per-round
+ *    cost that is reported;
+ *  - host-only counts do not grow when the guest loops do;
+ *  - the same split for CPU cycles.
+ *
+ * Every figure is printed.  Built on the KVM selftests library; needs an
+ * arm64 KVM host with a PMUv3 perf driver.
+ */
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kvm_util.h"
+#include "processor.h"
+#include "test_util.h"
+#include "ucall_common.h"
+
+#define SMCCC_VERSION		0x80000000
+#define PSR_EL1H_MASKED		0x3c5	/* EL1h, DAIF masked */
+#define ARMV8_CPU_CYCLES	0x11
+
+static uint64_t rounds = 1000, n1 = 1000, n0 = 1000;
+
+/* ---- guest ---------------------------------------------------------------- */
+
+/*
+ * el0_excursion(n): ERET to EL0, spin n iterations there, SVC back.  The
+ * SVC handler resumes at el0_resume at EL1 on the same stack, so to the
+ * caller this is an ordinary function call.
+ */
+void el0_excursion(uint64_t n);
+void el0_resume(void);
+asm(".pushsection .text\n"
+    ".global el0_excursion\n"
+    "el0_excursion:\n"
+    "	mov	x1, #0x3c0\n"		/* EL0t, DAIF masked */
+    "	msr	spsr_el1, x1\n"
+    "	adr	x1, 1f\n"
+    "	msr	elr_el1, x1\n"
+    "	eret\n"
+    "1:	subs	x0, x0, #1\n"
+    "	b.ne	1b\n"
+    "	svc	#0\n"
+    ".global el0_resume\n"
+    "el0_resume:\n"
+    "	ret\n"
+    ".popsection\n");
+
+static void svc_handler(struct ex_regs *regs)
+{
+	regs->pc = (uint64_t)el0_resume;
+	regs->pstate = PSR_EL1H_MASKED;
+}
+
+static void el1_loop(uint64_t n)
+{
+	asm volatile("1:	subs	%0, %0, #1\n"
+		     "	b.ne	1b\n" : "+r" (n) : : "cc");
+}
+
+static void guest_code(uint64_t r, uint64_t l1, uint64_t l0)
+{
+	struct arm_smccc_res res;
+
+	while (r--) {
+		el1_loop(l1);
+		el0_excursion(l0);
+		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
+	}
+	GUEST_DONE();
+}
+
+/* ---- host ----------------------------------------------------------------- */
+
+enum { ALL, HOST, GUEST };
+static const char *const side_name[] = { "all", "host-only", "guest-only" };
+
+struct variant {
+	const char *name;
+	bool xu, xk, xhv;
+};
+
+static const struct variant variants[] = {
+	{ "-" }, { "exclude_user", .xu = true },
+	{ "exclude_kernel", .xk = true }, { "exclude_hv", .xhv = true },
+};
+
+struct counts {
+	uint64_t v[3];		/* ALL, HOST, GUEST */
+};
+
+static int perf_open(uint32_t type, uint64_t config, const struct variant *v,
+		     int side, int group)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = type, .config = config,
+		.disabled = group < 0, .read_format = PERF_FORMAT_GROUP,
+		.exclude_user = v->xu, .exclude_kernel = v->xk,
+		.exclude_hv = v->xhv,
+		.exclude_host = side == GUEST, .exclude_guest = side == HOST,
+	};
+	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, group, 0);
+
+	__TEST_REQUIRE(fd >= 0 || group >= 0,
+		       "perf_event_open(%u, %#lx): %s", type, config,
+		       strerror(errno));
+	TEST_ASSERT(fd >= 0, "perf_event_open(%u, %#lx, group): %s", type,
+		    config, strerror(errno));
+	return fd;
+}
+
+static struct kvm_vm *create_vm(struct kvm_vcpu **vcpu, uint64_t l1)
+{
+	struct kvm_vm *vm = vm_create_with_one_vcpu(vcpu, guest_code);
+
+	vm_init_descriptor_tables(vm);
+	vcpu_init_descriptor_tables(*vcpu);
+	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_SVC64,
+				svc_handler);
+	vcpu_args_set(*vcpu, 3, rounds, l1, n0);
+	return vm;
+}
+
+static void run_guest(struct kvm_vcpu *vcpu)
+{
+	struct ucall uc;
+
+	vcpu_run(vcpu);
+	switch (get_ucall(vcpu, &uc)) {
+	case UCALL_DONE:
+		break;
+	case UCALL_ABORT:
+		REPORT_GUEST_ASSERT(uc);
+		break;
+	default:
+		TEST_FAIL("unexpected exit: %s",
+			  exit_reason_str(vcpu->run->exit_reason));
+	}
+}
+
+/*
+ * Run the guest once with a group of (all, host-only, guest-only) events
+ * per variant, enabled and disabled together around KVM_RUN.
+ */
+static void measure(uint32_t type, uint64_t config, const struct variant *vs,
+		    int nr, uint64_t l1, struct counts *out)
+{
+	uint64_t buf[1 + 3 * 4];
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm = create_vm(&vcpu, l1);
+	int leader, fds[3 * 4];
+	int i, s;
+
+	TEST_ASSERT(nr * 3 <= 6, "at most 6 counters in a group");
+	for (i = 0; i < nr; i++)
+		for (s = ALL; s <= GUEST; s++)
+			fds[i * 3 + s] = perf_open(type, config, &vs[i], s,
+						   i + s ? fds[0] : -1);
+	leader = fds[0];
+
+	ioctl(leader, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	ioctl(leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	run_guest(vcpu);
+	ioctl(leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+
+	TEST_ASSERT(read(leader, buf, sizeof(buf)) > 0, "read group");
+	TEST_ASSERT(buf[0] == (uint64_t)nr * 3, "group of %lu", buf[0]);
+	for (i = 0; i < nr; i++)
+		for (s = ALL; s <= GUEST; s++)
+			out[i].v[s] = buf[1 + i * 3 + s];
+
+	for (i = nr * 3 - 1; i >= 0; i--)
+		close(fds[i]);
+	kvm_vm_free(vm);
+}
+
+static int failures;
+
+static void check(bool ok, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %s: ", ok ? "PASS" : "FAIL", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures += !ok;
+}
+
+static void print_counts(const char *event, const struct variant *v,
+			 const struct counts *c)
+{
+	printf("  %-12s %-15s", event, v->name);
+	for (int s = ALL; s <= GUEST; s++)
+		printf(" %s=%lu", side_name[s], c->v[s]);
+	printf("\n");
+}
+
+static void check_partition(const char *event, const struct variant *v,
+			    const struct counts *c)
+{
+	int64_t diff = c->v[ALL] - c->v[HOST] - c->v[GUEST];
+	char what[64];
+
+	snprintf(what, sizeof(what), "partition %s %s", event, v->name);
+	check(diff == 0, what, "all - host - guest = %ld (per entry %.3f)",
+	      diff, (double)diff / rounds);
+}
+
+int main(int argc, char **argv)
+{
+	struct counts insn[4], again[1], cyc[1];
+	uint64_t el0_expect = rounds * (2 * n0 + 1);
+	uint64_t el1_loops = rounds * 2 * n1;
+	int64_t host_growth;
+	int i;
+
+	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PSCI_0_2));
+
+	printf("pmu_split: %lu rounds of EL1 loop %lu, EL0 loop %lu, hypercall\n",
+	       rounds, n1, n0);
+	measure(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, &variants[0], 2,
+		n1, &insn[0]);
+	measure(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, &variants[2], 2,
+		n1, &insn[2]);
+	measure(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, &variants[0], 1,
+		2 * n1, &again[0]);
+	measure(PERF_TYPE_RAW, ARMV8_CPU_CYCLES, &variants[0], 1, n1, &cyc[0]);
+
+	for (i = 0; i < 4; i++)
+		print_counts("instructions", &variants[i], &insn[i]);
+	print_counts("instructions", &variants[0], &again[0]);
+	printf("  (the line above: EL1 loops twice as long)\n");
+	print_counts("cycles", &variants[0], &cyc[0]);
+
+	for (i = 0; i < 4; i++)
+		check_partition("instructions", &variants[i], &insn[i]);
+	check_partition("instructions(2xEL1)", &variants[0], &again[0]);
+	check_partition("cycles", &variants[0], &cyc[0]);
+
+	/* EL0 is only the guest's loop here: exact, one SVC per round. */
+	check(insn[2].v[GUEST] == el0_expect, "guest EL0 exact",
+	      "guest-only exclude_kernel = %lu, expected %lu",
+	      insn[2].v[GUEST], el0_expect);
+	check(insn[1].v[GUEST] >= el1_loops, "guest EL1 covers loops",
+	      "guest-only exclude_user = %lu >= %lu; fixed cost %.1f per round",
+	      insn[1].v[GUEST], el1_loops,
+	      (double)(insn[1].v[GUEST] - el1_loops) / rounds);
+	check(again[0].v[GUEST] - insn[0].v[GUEST] == el1_loops,
+	      "guest grows with its loop",
+	      "guest-only(2xEL1) - guest-only = %lu, expected %lu",
+	      again[0].v[GUEST] - insn[0].v[GUEST], el1_loops);
+	host_growth = again[0].v[HOST] - insn[0].v[HOST];
+	check(llabs(host_growth) * 100 < (int64_t)el1_loops, "host excludes guest",
+	      "host-only(2xEL1) - host-only = %ld (guest loop grew by %lu)",
+	      host_growth, el1_loops);
+	check(insn[0].v[HOST] > 0 && insn[0].v[GUEST] > 0, "both sides count",
+	      "host-only=%lu guest-only=%lu", insn[0].v[HOST], insn[0].v[GUEST]);
+
+	printf("pmu_split: %d failed\n", failures);
+	return failures ? 1 : 0;
+}
