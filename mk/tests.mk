@@ -3,12 +3,19 @@
 
 INITRAMFS	:= $(BUILD)/initramfs.cpio
 GUEST_FILES	:= $(wildcard tests/guest/*)
+KVM_TESTS	:= $(BUILD)/kvm-bin/.stamp
 KUNIT_MODES	?= el1 vhe nvhe
-BOOT_MODES	?= vhe nvhe el1
+BOOT_MODES	?= vhe nvhe protected el1
 
 .PHONY: kunit boot-check
 
-$(INITRAMFS): mk/initramfs.sh $(GUEST_FILES)
+# KVM test programs on the base tree's selftests library (needs the
+# prepared tree and its kernel config for headers_install).
+$(KVM_TESTS): mk/kvm-tests.sh $(wildcard tests/kvm/*.c) | kernel
+	@mk/kvm-tests.sh
+	@touch $@
+
+$(INITRAMFS): mk/initramfs.sh $(GUEST_FILES) $(KVM_TESTS)
 	@mk/initramfs.sh
 
 initramfs: $(INITRAMFS)

@@ -11,7 +11,7 @@ BUILD=${BUILD:-$TOP/build}
 what=${1:-all}
 [ $# -gt 0 ] && shift
 KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
-BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe el1}}
+BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1}}
 passed=0
 failed=0
 
@@ -40,7 +40,9 @@ run_boot() {
 	for mode in $BOOT_MODES; do
 		log=$BUILD/logs/$mode-check.log
 		start=$(date +%s)
-		if "$TOP/tests/boot.sh" "$mode" check "$log"; then
+		jobs=check,kvm
+		[ "$mode" = el1 ] && jobs=check	# no EL2: no KVM
+		if "$TOP/tests/boot.sh" "$mode" "$jobs" "$log"; then
 			count 1 0
 		else
 			count 0 1

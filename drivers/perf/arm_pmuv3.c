@@ -17,13 +17,13 @@
 #include <asm/virt.h>
 
 #include <kunit/static_stub.h>
+#include <kvm/arm_pmu_switch.h>
 #include <kunit/visibility.h>
 #include <linux/acpi.h>
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/clocksource.h>
 #include <linux/irq_work.h>
-#include <linux/kvm_host.h>
 #include <linux/nmi.h>
 #include <linux/of.h>
 #include <linux/perf/arm_pmu.h>
@@ -521,59 +521,68 @@ static void armv8pmu_write_counter(struct perf_event *event, u64 value)
 	armv8pmu_write_evcntr(idx, value);
 }
 
-/*
- * The filter a counter is programmed with.  KVM's switch hooks enable
- * deferred (guest-only) counters at guest entry on nVHE, so those start
- * from the guest-context filter; everything else from the host one.
- */
-static u64 armv8pmu_event_evtyper(struct perf_event *event)
+/* The PMEVTYPER value of an event in host context and in guest context. */
+static u64 armv8pmu_event_typer(struct perf_event *event, bool guest)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	u64 evtyper = hwc->config_base & ~(u64)ARMV8PMU_FILTER_MASK;
+	u64 filter = guest ? lower_32_bits(hwc->config) : hwc->config_base;
 
-	if (kvm_pmu_counter_deferred(&event->attr))
-		return evtyper | lower_32_bits(hwc->config);
-	return evtyper | (hwc->config_base & ARMV8PMU_FILTER_MASK);
+	return (hwc->config_base & ~(u64)ARMV8PMU_FILTER_MASK) |
+	       (filter & ARMV8PMU_FILTER_MASK);
 }
 
-static void armv8pmu_write_event_type(struct perf_event *event)
+/*
+ * Program one counter, telling KVM its host and guest types: KVM says
+ * which applies now (a vCPU may be loaded) and whether to enable it now
+ * (a guest-only counter is enabled at guest entry on nVHE).
+ */
+static bool armv8pmu_program_counter(int idx, u64 typer_host, u64 typer_guest)
 {
-	u64 evtyper = armv8pmu_event_evtyper(event);
-	int idx = event->hw.idx;
+	u64 typer;
+	bool enable = kvm_pmu_counter_add(idx, typer_host, typer_guest, &typer);
 
-	if (armv8pmu_event_is_chained(event)) {
-		/*
-		 * The high counter counts the low one's overflows; giving it
-		 * the same filter keeps every carry, whatever EL it occurs at.
-		 */
-		armv8pmu_write_evtype(idx + 1, ARMV8_PMUV3_PERFCTR_CHAIN |
-				      (evtyper & ARMV8PMU_FILTER_MASK));
-	}
-	armv8pmu_write_evtype(idx, evtyper);
+	armv8pmu_write_evtype(idx, typer);
+	return enable;
+}
+
+/*
+ * The high counter of a pair counts the low one's overflows (CHAIN); it
+ * has the same filter, so that every carry is kept, whatever EL it
+ * occurs at, and switches with it.
+ */
+static u64 armv8pmu_chain_typer(u64 typer)
+{
+	return ARMV8_PMUV3_PERFCTR_CHAIN | (typer & ARMV8PMU_FILTER_MASK);
 }
 
 static void armv8pmu_enable(struct perf_event *event)
 {
 	u64 mask = armv8pmu_event_cnten_mask(event);
-	struct perf_event_attr *attr = &event->attr;
+	u64 host = armv8pmu_event_typer(event, false);
+	u64 guest = armv8pmu_event_typer(event, true);
+	int idx = event->hw.idx;
+	bool enable;
 
 	armv8pmu_disable_counters(mask);
-	armv8pmu_write_event_type(event);
+	if (armv8pmu_event_is_chained(event))
+		armv8pmu_program_counter(idx + 1, armv8pmu_chain_typer(host),
+					 armv8pmu_chain_typer(guest));
+	enable = armv8pmu_program_counter(idx, host, guest);
 	armv8pmu_enable_intens(BIT_ULL(armv8pmu_event_irq_idx(event)));
-
-	kvm_set_pmu_events(mask, attr);
-	/* A deferred counter is enabled by KVM when a guest is entered. */
-	if (!kvm_pmu_counter_deferred(attr))
+	if (enable)
 		armv8pmu_enable_counters(mask);
 }
 
 static void armv8pmu_disable(struct perf_event *event)
 {
 	u64 mask = armv8pmu_event_cnten_mask(event);
+	int idx = event->hw.idx;
 
 	armv8pmu_disable_counters(mask);
 	armv8pmu_disable_intens(BIT_ULL(armv8pmu_event_irq_idx(event)));
-	kvm_clr_pmu_events(mask);
+	kvm_pmu_counter_del(idx);
+	if (armv8pmu_event_is_chained(event))
+		kvm_pmu_counter_del(idx + 1);
 }
 
 /* ------------------------------------------------------------------------
@@ -628,7 +637,6 @@ static int armv8pmu_user_event_idx(struct perf_event *event)
 static void armv8pmu_start(struct arm_pmu *cpu_pmu)
 {
 	armv8pmu_update_user_access(cpu_pmu);
-	kvm_vcpu_pmu_resync_el0();
 	armv8pmu_pmcr_write(armv8pmu_pmcr_read() | ARMV8_PMU_PMCR_E);
 }
 

@@ -66,6 +66,43 @@ int armv8pmu_attr_to_filter(const struct perf_event_attr *attr,
 			    enum armv8pmu_host_mode mode,
 			    struct armv8pmu_filter *filter);
 
+/* How KVM moves a counter between its host and guest filters. */
+enum armv8pmu_switch {
+	ARMV8PMU_SWITCH_NONE,		/* same filter in both contexts */
+	ARMV8PMU_SWITCH_TYPER,		/* rewrite PMEVTYPER/PMCCFILTR */
+	ARMV8PMU_SWITCH_CNTEN_HOST,	/* enabled only while the host runs */
+	ARMV8PMU_SWITCH_CNTEN_GUEST,	/* enabled only while a guest runs */
+};
+
+/* True when a filter value excludes EL0, EL1 and EL2 alike. */
+static inline bool armv8pmu_filter_counts_nothing(u32 filter)
+{
+	return (filter & ARMV8PMU_FILTER_MASK) == ARMV8PMU_FILTER_NONE;
+}
+
+/*
+ * Choose the switch for a counter.  Enabling or disabling a counter in
+ * the nVHE world switch (one PMCNTEN write for all such counters) is
+ * exact only when the counter does not count EL2, where the switch runs;
+ * a counter that counts EL2 keeps its EL2 setting in both filters, so
+ * rewriting the filter at EL2 loses and leaks nothing.  On VHE only the
+ * EL0 setting ever differs, and it is rewritten at vCPU load/put.
+ */
+static inline enum armv8pmu_switch
+armv8pmu_switch_kind(enum armv8pmu_host_mode mode,
+		     const struct armv8pmu_filter *filter)
+{
+	if (filter->host == filter->guest)
+		return ARMV8PMU_SWITCH_NONE;
+	if (mode == ARMV8PMU_MODE_VHE || filter->host & ARMV8_PMU_INCLUDE_EL2)
+		return ARMV8PMU_SWITCH_TYPER;
+	if (armv8pmu_filter_counts_nothing(filter->host))
+		return ARMV8PMU_SWITCH_CNTEN_GUEST;
+	if (armv8pmu_filter_counts_nothing(filter->guest))
+		return ARMV8PMU_SWITCH_CNTEN_HOST;
+	return ARMV8PMU_SWITCH_TYPER;
+}
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Driver internals, visible to the KUnit suites only. */
 enum armv8pmu_host_mode armv8pmu_host_mode(void);

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vpmu_self_count - a guest counts its own known code with its vPMU
+ *
+ * The guest programs its virtual PMU itself: PMEVTYPER0 counts
+ * INST_RETIRED at EL0 only (P set), PMEVTYPER1 at EL1 only (U set),
+ * PMEVTYPER2 at both, and PMCCFILTR cycles at both.  It enables them with
+ * one PMCNTENSET write, runs an EL1 loop and an EL0 excursion of known
+ * length, stops the PMU and reports the four counts by ucall.  The host
+ * checks that:
+ *
+ *  - the EL0 counter is exactly the EL0 loop (2n + 1 with the SVC);
+ *  - the EL1 counter covers the EL1 loop, within a fixed cost it reports;
+ *  - the both-EL counter is exactly EL0 + EL1;
+ *  - the cycle counter counts.
+ *
+ * KVM backs each guest counter with a host perf event (exclude_host), so
+ * this checks the host driver's guest-only switching end to end, in each
+ * host mode.  Needs KVM_CAP_ARM_PMU_V3 and a vGICv3.
+ */
+#include <linux/bitfield.h>
+
+#include "kvm_util.h"
+#include "processor.h"
+#include "test_util.h"
+#include "ucall_common.h"
+#include "vgic.h"
+
+#include "guest_loops.h"
+
+#define INST_RETIRED		0x08
+#define PMCR_E			BIT(0)
+#define PMCR_P			BIT(1)
+#define PMCR_C			BIT(2)
+#define PMCR_LC			BIT(6)
+#define EXCLUDE_EL1		BIT(31)	/* PMEVTYPER<n>_EL0.P */
+#define EXCLUDE_EL0		BIT(30)	/* PMEVTYPER<n>_EL0.U */
+#define CYCLE_IDX		31
+/* Guest EL1 instructions between PMU start and stop, beyond the loop. */
+#define EL1_COST		100
+
+static const uint64_t n1 = 100000, n0 = 100000;
+
+static void guest_code(uint64_t l1, uint64_t l0)
+{
+	uint64_t el0, el1, both, cycles;
+
+	write_sysreg(PMCR_P | PMCR_C | PMCR_LC, pmcr_el0);
+	write_sysreg(INST_RETIRED | EXCLUDE_EL1, pmevtyper0_el0);
+	write_sysreg(INST_RETIRED | EXCLUDE_EL0, pmevtyper1_el0);
+	write_sysreg(INST_RETIRED, pmevtyper2_el0);
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(BIT(0) | BIT(1) | BIT(2) | BIT(CYCLE_IDX), pmcntenset_el0);
+	isb();
+
+	write_sysreg(PMCR_LC | PMCR_E, pmcr_el0);
+	isb();
+	el1_loop(l1);
+	el0_excursion(l0);
+	write_sysreg(PMCR_LC, pmcr_el0);
+	isb();
+
+	el0 = read_sysreg(pmevcntr0_el0);
+	el1 = read_sysreg(pmevcntr1_el0);
+	both = read_sysreg(pmevcntr2_el0);
+	cycles = read_sysreg(pmccntr_el0);
+	GUEST_SYNC_ARGS(0, el0, el1, both, cycles);
+	GUEST_DONE();
+}
+
+static int failures;
+
+static void check(bool ok, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %s: ", ok ? "PASS" : "FAIL", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures += !ok;
+}
+
+static struct kvm_vcpu *create_vpmu_vcpu(struct kvm_vm *vm, int *gic_fd)
+{
+	uint64_t irq = 23;
+	struct kvm_device_attr irq_attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_IRQ,
+		.addr = (uint64_t)&irq,
+	};
+	struct kvm_device_attr init_attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_INIT,
+	};
+	struct kvm_vcpu_init init;
+	struct kvm_vcpu *vcpu;
+
+	vm_ioctl(vm, KVM_ARM_PREFERRED_TARGET, &init);
+	init.features[0] |= 1 << KVM_ARM_VCPU_PMU_V3;
+	vcpu = aarch64_vcpu_add(vm, 0, &init, guest_code);
+	guest_loops_setup(vm, vcpu);
+	*gic_fd = vgic_v3_setup(vm, 1, 64);
+	__TEST_REQUIRE(*gic_fd >= 0, "no vGICv3");
+	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &irq_attr);
+	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &init_attr);
+	return vcpu;
+}
+
+int main(void)
+{
+	uint64_t el0, el1, both, cycles;
+	uint64_t el0_expect = 2 * n0 + 1;
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm;
+	struct ucall uc;
+	int gic_fd;
+
+	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
+
+	vm = vm_create(1);
+	vcpu = create_vpmu_vcpu(vm, &gic_fd);
+	vcpu_args_set(vcpu, 2, n1, n0);
+
+	vcpu_run(vcpu);
+	switch (get_ucall(vcpu, &uc)) {
+	case UCALL_SYNC:
+		break;
+	case UCALL_ABORT:
+		REPORT_GUEST_ASSERT(uc);
+		break;
+	default:
+		TEST_FAIL("unexpected exit: %s",
+			  exit_reason_str(vcpu->run->exit_reason));
+	}
+	el0 = uc.args[2];
+	el1 = uc.args[3];
+	both = uc.args[4];
+	cycles = uc.args[5];
+	printf("vpmu_self_count: EL1 loop %lu, EL0 loop %lu: el0=%lu el1=%lu both=%lu cycles=%lu\n",
+	       n1, n0, el0, el1, both, cycles);
+
+	check(el0 == el0_expect, "guest vPMU EL0 exact",
+	      "el0=%lu, expected %lu", el0, el0_expect);
+	check(el1 >= 2 * n1 && el1 <= 2 * n1 + EL1_COST, "guest vPMU EL1 covers loop",
+	      "el1=%lu, loop %lu, fixed cost %ld (bound %d)", el1, 2 * n1,
+	      (int64_t)(el1 - 2 * n1), EL1_COST);
+	check(both == el0 + el1, "guest vPMU EL0+EL1 = both",
+	      "both=%lu el0+el1=%lu", both, el0 + el1);
+	check(cycles > 0, "guest vPMU cycles", "cycles=%lu", cycles);
+
+	close(gic_fd);
+	kvm_vm_free(vm);
+	printf("vpmu_self_count: %d failed\n", failures);
+	return failures ? 1 : 0;
+}
