@@ -52,7 +52,7 @@ done
 cp -L "$(find_lib ld-linux-aarch64.so.1)" "$R/lib/ld-linux-aarch64.so.1"
 
 for c in "$TOP"/tests/guest/*.c; do
-	${CROSS_COMPILE}gcc -static -O1 -Wall -o "$R/bin/$(basename "$c" .c)" "$c"
+	${CROSS_COMPILE}gcc -static -O1 -Wall -pthread -o "$R/bin/$(basename "$c" .c)" "$c"
 done
 # KVM test programs, when mk/kvm-tests.sh has built them.
 [ -d "$BUILD/kvm-bin" ] && cp "$BUILD"/kvm-bin/* "$R/bin/"

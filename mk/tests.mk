@@ -32,5 +32,8 @@ demo: deps kernel $(INITRAMFS)
 boot-check: deps kernel $(INITRAMFS)
 	@tests/check.sh boot $(BOOT_MODES)
 
+bench: deps kernel $(INITRAMFS)
+	@mk/bench.sh
+
 check: deps kernel $(INITRAMFS)
 	@tests/check.sh all

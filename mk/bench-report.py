@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Turn make bench's BENCH lines into BENCHMARKS.md (stdout).
+
+Usage: bench-report.py OUTDIR BASE_VERSION QEMU_VERSION
+OUTDIR holds {stock,ours}-{vhe,nvhe,protected}.txt, "name value" lines.
+"""
+import sys
+
+MODES = [("vhe", "VHE host"), ("nvhe", "nVHE host (kvm-arm.mode=nvhe)"),
+         ("protected", "protected host (kvm-arm.mode=protected)")]
+
+ROWS = [
+    ("partition_nohv", "partition error, exclude_hv events (per 1,000 entries)"),
+    ("partition_hv", "partition error, !exclude_hv events (per 1,000 entries)"),
+    ("switch_host_0", "world switch, no counter switching"),
+    ("switch_host_1", "world switch, 1 host-only !exclude_hv counter"),
+    ("switch_host_4", "world switch, 4 host-only !exclude_hv counters"),
+    ("switch_host_6", "world switch, all 6 host-only !exclude_hv counters"),
+    ("switch_guest_1", "world switch, 1 guest-only counter"),
+    ("switch_guest_4", "world switch, 4 guest-only counters"),
+    ("switch_guest_6", "world switch, all 6 guest-only counters"),
+    ("loadput_0", "KVM_RUN round trip (vcpu_load/put), no counter switching"),
+    ("loadput_1", "KVM_RUN round trip, 1 host-only counter switching"),
+    ("loadput_4", "KVM_RUN round trip, 4 host-only counters switching"),
+    ("loadput_6", "KVM_RUN round trip, all 6 host-only counters switching"),
+    ("vpmu_el0_error", "vPMU: guest EL0 count minus its EL0 loop"),
+    ("vpmu_sum_error", "vPMU: guest (EL0+EL1) minus both-EL counter"),
+    ("vpmu_el1_overhead", "vPMU: guest EL1 count beyond its EL1 loop"),
+]
+
+
+def load(path):
+    vals = {}
+    try:
+        for line in open(path):
+            parts = line.split()
+            if len(parts) == 2:
+                vals[parts[0]] = parts[1]
+    except OSError:
+        pass
+    return vals
+
+
+def ratio(stock, ours):
+    try:
+        s, o = float(stock), float(ours)
+    except ValueError:
+        return ""
+    if s == 0:
+        return "" if o == 0 else "-"
+    return "%.3f" % (o / s)
+
+
+def main():
+    out, base, qemu = sys.argv[1:4]
+    print("# Benchmarks: stock 6.12 PMUv3 + KVM vs pmuv3-kvm\n")
+    print("Measured by `make bench` (`mk/bench.sh`): both kernels built from "
+          "Linux %s (Debian `linux-source-6.12`) with the same config "
+          "(allnoconfig + `arch/arm64/configs/pmuv3_kvm.config`), booted "
+          "one after the other under %s as `-M virt,virtualization=on,"
+          "gic-version=3 -cpu max -icount shift=0 -smp 2`, running the same "
+          "static programs (`tests/kvm/pmu_bench.c`, "
+          "`tests/kvm/vpmu_self_count.c`).\n" % (base, qemu))
+    print("""Every figure is an instruction count taken with the PMU itself
+(INST_RETIRED, deterministic under `-icount`), not a time:
+
+- *partition error*: a group of instruction events (all, `exclude_guest`,
+  `exclude_host`, with or without `exclude_hv`) on the vCPU thread around
+  a guest making 1,000 in-kernel hypercalls; |all - host - guest|.
+- *world switch*: instructions per guest exit+entry, counted at EL2 on
+  nVHE and protected hosts (the hypervisor) and in the host kernel (EL2)
+  on VHE, by an event that needs no switching itself; the difference
+  between runs of 600 and 100 hypercalls, divided by 500, so fixed
+  costs cancel; each run is the least of five (a run that a host
+  interrupt landed in has a whole extra exit).  With K other events on
+  the vCPU thread that need switching.
+- *KVM_RUN round trip*: the same with the guest exiting to user space
+  every round, so each round is one `vcpu_load` and `vcpu_put`.
+- *vPMU*: the guest counts its own 100,000-iteration EL1 and EL0 loops
+  with its virtual PMU (EL0-only, EL1-only and both-EL counters).
+""")
+    for mode, title in MODES:
+        stock = load("%s/stock-%s.txt" % (out, mode))
+        ours = load("%s/ours-%s.txt" % (out, mode))
+        print("## %s\n" % title)
+        print("| figure | stock | ours | ours/stock |")
+        print("| --- | ---: | ---: | ---: |")
+        for key, label in ROWS:
+            s, o = stock.get(key, "n/a"), ours.get(key, "n/a")
+            print("| %s | %s | %s | %s |" % (label, s, o, ratio(s, o)))
+        print()
+
+
+main()

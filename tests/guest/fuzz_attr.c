@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_attr: a bounded perf_event_open fuzzer for the PMUv3 driver.
+ *
+ * Usage: fuzz_attr PMU_TYPE COUNT SEED
+ *
+ * Each round builds a random perf_event_attr for our PMU type, the raw
+ * type or the generic hardware/cache types: random config/config1/config2
+ * (biased towards the format's fields and their edges), every exclude_*
+ * bit, sample types and periods, inherit, pinned, exclusive, and now and
+ * then a group of hardware and software events.  What opens is enabled,
+ * read, reset, read again and closed while a workload thread runs.  The
+ * kernel must not WARN, oops or stall (the boot test reads the console);
+ * every failure must be an errno the ABI allows; a control event opened
+ * before and after must count a known loop exactly.
+ *
+ * Prints "fuzz_attr: N attrs, O opened, errno histogram" and a PASS/FAIL
+ * line per check.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define LOOP_ITERS	100000UL
+
+static volatile int stop;
+static uint64_t state;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: small, seedable, reproducible */
+	state ^= state >> 12;
+	state ^= state << 25;
+	state ^= state >> 27;
+	return state * 0x2545F4914F6CDD1DULL;
+}
+
+static int perf_open(struct perf_event_attr *attr, int group)
+{
+	return syscall(__NR_perf_event_open, attr, 0, -1, group, 0);
+}
+
+#define CONTROL_SLACK	200
+
+static int in_range(long long count)
+{
+	return count >= (long long)(2 * LOOP_ITERS) &&
+	       count <= (long long)(2 * LOOP_ITERS) + CONTROL_SLACK;
+}
+
+static void __attribute__((noinline)) spin(unsigned long n)
+{
+	asm volatile("1:	subs	%0, %0, #1\n"
+		     "	b.ne	1b\n" : "+r" (n) : : "cc");
+}
+
+static void *workload(void *arg)
+{
+	while (!stop)
+		spin(1000);
+	return NULL;
+}
+
+/* instructions:u around spin(): must be exactly 2 * LOOP_ITERS + small. */
+static long long control_count(void)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	long long before, after;
+	int fd = perf_open(&attr, -1);
+
+	if (fd < 0)
+		return -1;
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (read(fd, &before, sizeof(before)) != sizeof(before))
+		return -1;
+	spin(LOOP_ITERS);
+	if (read(fd, &after, sizeof(after)) != sizeof(after))
+		return -1;
+	close(fd);
+	return after - before;
+}
+
+/* A config value: mostly near the ABI's fields, sometimes anything. */
+static uint64_t random_config(void)
+{
+	switch (rnd() % 6) {
+	case 0: return rnd();
+	case 1: return rnd() & 0xffff;
+	case 2: return rnd() & 0x3f;
+	case 3: return 0x4000 + (rnd() & 0x3f);
+	case 4: return 1ULL << (rnd() % 64);
+	default: return rnd() & 0x1ffff;
+	}
+}
+
+static void random_attr(struct perf_event_attr *attr, uint32_t pmu_type)
+{
+	static const uint32_t types[] = {
+		PERF_TYPE_HARDWARE, PERF_TYPE_HW_CACHE, PERF_TYPE_RAW, 0,
+	};
+	uint64_t bits = rnd();
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = types[rnd() % 4] ?: pmu_type;
+	attr->config = random_config();
+	if (attr->type == PERF_TYPE_HARDWARE)
+		attr->config %= PERF_COUNT_HW_MAX + 2;
+	attr->config1 = bits & 1 ? random_config() : 0;
+	attr->config2 = (bits & 0x6) == 0x6 ? rnd() : 0;
+	attr->exclude_user = !!(bits & 0x10);
+	attr->exclude_kernel = !!(bits & 0x20);
+	attr->exclude_hv = !!(bits & 0x40);
+	attr->exclude_idle = (bits & 0xf00) == 0xf00;
+	attr->exclude_host = !!(bits & 0x1000);
+	attr->exclude_guest = !!(bits & 0x2000);
+	attr->inherit = !!(bits & 0x4000);
+	attr->pinned = (bits & 0x18000) == 0x18000;
+	attr->exclusive = (bits & 0x60000) == 0x60000;
+	attr->disabled = !!(bits & 0x80000);
+	if (getenv("FUZZ_SAMPLING") && (bits & 0x100000)) {
+		/*
+		 * Under QEMU -icount every interrupt's cost is virtual time
+		 * too: periods below ~10,000 instructions keep a CPU in the
+		 * overflow handler long enough for RCU stall reports, on the
+		 * stock kernel as on ours.  Stay above that.
+		 */
+		attr->sample_period = 10000 + (rnd() % 1000000);
+		attr->sample_type = rnd() & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+					     PERF_SAMPLE_READ);
+	}
+	attr->read_format = rnd() & (PERF_FORMAT_TOTAL_TIME_ENABLED |
+				     PERF_FORMAT_TOTAL_TIME_RUNNING |
+				     PERF_FORMAT_ID);
+}
+
+/* errnos perf_event_open may return for a bad or unsupported attr. */
+static int allowed_errno(int e)
+{
+	return e == EINVAL || e == ENOENT || e == EOPNOTSUPP || e == EACCES ||
+	       e == EPERM || e == E2BIG || e == ENOSPC || e == EBUSY ||
+	       e == EMFILE;
+}
+
+static void exercise(int fd)
+{
+	uint64_t buf[8];
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(200);
+	if (read(fd, buf, sizeof(buf)) < 0 && errno != ENOSPC)
+		perror("read");
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t pmu_type = argc > 1 ? strtoul(argv[1], NULL, 0) : 8;
+	unsigned long count = argc > 2 ? strtoul(argv[2], NULL, 0) : 100000;
+	uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
+	unsigned long i, opened = 0, bad_errno = 0, hist[160] = { 0 };
+	long long control_before, control_after;
+	pthread_t thread;
+	int e;
+
+	state = seed ?: 1;
+	control_before = control_count();
+	pthread_create(&thread, NULL, workload, NULL);
+
+	for (i = 0; i < count; i++) {
+		struct perf_event_attr attr, sib;
+		int fd, sfd = -1;
+
+		random_attr(&attr, pmu_type);
+		fd = perf_open(&attr, -1);
+		if (fd < 0) {
+			e = errno;
+			hist[e < 160 ? e : 0]++;
+			if (!allowed_errno(e)) {
+				bad_errno++;
+				fprintf(stderr, "fuzz_attr: errno %d for type %u config %#llx\n",
+					e, attr.type, (unsigned long long)attr.config);
+			}
+			continue;
+		}
+		opened++;
+		if (rnd() % 4 == 0) {
+			/* a sibling: hardware or software */
+			random_attr(&sib, pmu_type);
+			if (rnd() & 1) {
+				sib.type = PERF_TYPE_SOFTWARE;
+				sib.config = PERF_COUNT_SW_TASK_CLOCK;
+			}
+			sib.pinned = sib.exclusive = 0;
+			sfd = perf_open(&sib, fd);
+		}
+		exercise(fd);
+		if (sfd >= 0)
+			close(sfd);
+		close(fd);
+	}
+	stop = 1;
+	pthread_join(thread, NULL);
+	control_after = control_count();
+
+	printf("fuzz_attr: seed %llu, %lu attrs, %lu opened; errnos:",
+	       (unsigned long long)seed, count, opened);
+	for (e = 0; e < 160; e++)
+		if (hist[e])
+			printf(" %s=%lu", strerror(e), hist[e]);
+	printf("\n");
+	printf("%s errnos: %lu outside the allowed set\n",
+	       bad_errno ? "FAIL" : "PASS", bad_errno);
+	/*
+	 * The count includes the C library's read() around the loop, which
+	 * takes a few more instructions once the process has had a thread.
+	 */
+	printf("%s control event: before %lld, after %lld (loop %lu, slack %d)\n",
+	       in_range(control_before) && in_range(control_after) ?
+	       "PASS" : "FAIL", control_before, control_after,
+	       2 * LOOP_ITERS, CONTROL_SLACK);
+	return 0;
+}
