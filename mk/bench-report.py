@@ -13,6 +13,10 @@ MODES = [("vhe", "VHE host"), ("nvhe", "nVHE host (kvm-arm.mode=nvhe)"),
 ROWS = [
     ("partition_nohv", "partition error, exclude_hv events (per 1,000 entries)"),
     ("partition_hv", "partition error, !exclude_hv events (per 1,000 entries)"),
+    ("guest_missed_nohv", "guest-only misses, of 2,000,000 more guest instructions"),
+    ("host_leaked_nohv", "host-only counts, of 2,000,000 more guest instructions"),
+    ("guest_missed_hv", "guest-only misses, same, !exclude_hv events"),
+    ("host_leaked_hv", "host-only counts, same, !exclude_hv events"),
     ("switch_host_0", "world switch, no counter switching"),
     ("switch_host_1", "world switch, 1 host-only !exclude_hv counter"),
     ("switch_host_4", "world switch, 4 host-only !exclude_hv counters"),
@@ -68,6 +72,11 @@ def main():
 - *partition error*: a group of instruction events (all, `exclude_guest`,
   `exclude_host`, with or without `exclude_hv`) on the vCPU thread around
   a guest making 1,000 in-kernel hypercalls; |all - host - guest|.
+- *guest-only misses / host-only counts*: the same group around two runs
+  whose guest EL1 loops differ by 2,000,000 instructions in all: how many
+  of them the guest-only event fails to count, and how many the
+  host-only event counts (both should be 0; a partition can hold while
+  both are wrong, as the stock protected mode shows).
 - *world switch*: instructions per guest exit+entry, counted at EL2 on
   nVHE and protected hosts (the hypervisor) and in the host kernel (EL2)
   on VHE, by an event that needs no switching itself; the difference

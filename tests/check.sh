@@ -40,8 +40,8 @@ run_boot() {
 	for mode in $BOOT_MODES; do
 		log=$BUILD/logs/$mode-check.log
 		start=$(date +%s)
-		jobs=check,kvm
-		[ "$mode" = el1 ] && jobs=check	# no EL2: no KVM
+		jobs=check,kvm,fuzz
+		[ "$mode" = el1 ] && jobs=check,fuzz	# no EL2: no KVM
 		if "$TOP/tests/boot.sh" "$mode" "$jobs" "$log"; then
 			count 1 0
 		else

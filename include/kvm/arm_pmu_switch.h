@@ -25,8 +25,11 @@
  * @typer_switch: counters whose type is rewritten: typer_guest[] at
  *                entry, typer_host[] at exit; only these entries are
  *                meaningful
+ * @switching:    the three masks ORed, so that the world switch tests
+ *                one word when nothing needs switching
  */
 struct kvm_pmu_events {
+	u64 switching;
 	u64 events_host;
 	u64 events_guest;
 	u64 typer_switch;

@@ -2,7 +2,7 @@
 /*
  * fuzz_attr: a bounded perf_event_open fuzzer for the PMUv3 driver.
  *
- * Usage: fuzz_attr PMU_TYPE COUNT SEED
+ * Usage: fuzz_attr PMU_TYPE COUNT SEED [SAMPLING]
  *
  * Each round builds a random perf_event_attr for our PMU type, the raw
  * type or the generic hardware/cache types: random config/config1/config2
@@ -31,6 +31,12 @@
 #define LOOP_ITERS	100000UL
 
 static volatile int stop;
+/*
+ * Sampling attrs are off unless asked for (fuzz_attr ... 1): under QEMU
+ * 7.2 -icount some of them (e.g. raw INST_RETIRED, or a user-only
+ * CPU_CYCLES on PMCCNTR) stall or hang the stock kernel and ours alike.
+ */
+static int sampling;
 static uint64_t state;
 
 static uint64_t rnd(void)
@@ -129,17 +135,16 @@ static void random_attr(struct perf_event_attr *attr, uint32_t pmu_type)
 	attr->pinned = (bits & 0x18000) == 0x18000;
 	attr->exclusive = (bits & 0x60000) == 0x60000;
 	attr->disabled = !!(bits & 0x80000);
-	if (getenv("FUZZ_SAMPLING") && (bits & 0x100000)) {
+	if (sampling && (bits & 0x100000)) {
 		/*
 		 * Under QEMU -icount every interrupt's cost is virtual time
-		 * too: periods below ~10,000 instructions keep a CPU in the
+		 * too: periods of a few instructions keep a CPU in the
 		 * overflow handler long enough for RCU stall reports, on the
-		 * stock kernel as on ours.  Stay above that.
+		 * stock kernel as on ours.  Stay above 10,000.
 		 */
 		attr->sample_period = 10000 + (rnd() % 1000000);
 		attr->sample_type = rnd() & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-					     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
-					     PERF_SAMPLE_READ);
+					     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD);
 	}
 	attr->read_format = rnd() & (PERF_FORMAT_TOTAL_TIME_ENABLED |
 				     PERF_FORMAT_TOTAL_TIME_RUNNING |
@@ -171,6 +176,8 @@ int main(int argc, char **argv)
 	uint32_t pmu_type = argc > 1 ? strtoul(argv[1], NULL, 0) : 8;
 	unsigned long count = argc > 2 ? strtoul(argv[2], NULL, 0) : 100000;
 	uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
+
+	sampling = argc > 4 && atoi(argv[4]);
 	unsigned long i, opened = 0, bad_errno = 0, hist[160] = { 0 };
 	long long control_before, control_after;
 	pthread_t thread;
@@ -201,8 +208,16 @@ int main(int argc, char **argv)
 			/* a sibling: hardware or software */
 			random_attr(&sib, pmu_type);
 			if (rnd() & 1) {
+				/*
+				 * Counting only: a sampling task-clock is an
+				 * hrtimer every 10us, which under -icount (time
+				 * is instructions) leaves a CPU nothing but
+				 * timer interrupts.
+				 */
 				sib.type = PERF_TYPE_SOFTWARE;
 				sib.config = PERF_COUNT_SW_TASK_CLOCK;
+				sib.sample_period = 0;
+				sib.sample_type = 0;
 			}
 			sib.pinned = sib.exclusive = 0;
 			sfd = perf_open(&sib, fd);

@@ -9,6 +9,9 @@
  *  partition_<hv|nohv>: |all - (host-only + guest-only)| instructions per
  *      1,000 guest entries, for a grouped set of events counting EL2
  *      (!exclude_hv) or not, over 1,000 in-kernel hypercalls.
+ *  guest_missed_<hv|nohv>, host_leaked_<hv|nohv>: of 2,000,000 more guest
+ *      instructions (longer EL1 loops), how many the guest-only event
+ *      misses and how many the host-only event counts.
  *  switch_<host|guest>_<K>: instructions per guest exit+entry spent in the
  *      hypervisor (EL2 on nVHE/protected) or in the host kernel (VHE),
  *      with K host-only (!exclude_hv) or guest-only events needing
@@ -43,12 +46,12 @@
 
 static bool vhe;
 
-static void guest_code(uint64_t rounds, uint64_t to_user)
+static void guest_code(uint64_t rounds, uint64_t to_user, uint64_t l1)
 {
 	struct arm_smccc_res res;
 
 	while (rounds--) {
-		el1_loop(1);
+		el1_loop(l1);
 		if (to_user)
 			GUEST_SYNC(0);
 		else
@@ -116,7 +119,7 @@ static uint64_t measure(uint64_t rounds, bool to_user, int k, bool host_only)
 
 	vm = vm_create_with_one_vcpu(&vcpu, guest_code);
 	guest_loops_setup(vm, vcpu);
-	vcpu_args_set(vcpu, 2, rounds, to_user);
+	vcpu_args_set(vcpu, 3, rounds, to_user, 1);
 
 	attr.read_format = PERF_FORMAT_GROUP;
 	fds[0] = perf_open(&attr, -1);
@@ -166,8 +169,12 @@ static double per_round(bool to_user, int k, bool host_only)
 	return (double)(int64_t)(many - few) / (MANY - FEW);
 }
 
-/* |all - host - guest| per 1,000 entries for one exclusion variant. */
-static double partition_error(bool exclude_hv)
+struct split {
+	uint64_t all, host, guest;
+};
+
+/* Grouped all/host-only/guest-only over 1,000 entries, EL1 loops of l1. */
+static struct split measure_split(bool exclude_hv, uint64_t l1)
 {
 	uint64_t buf[4];
 	struct kvm_vcpu *vcpu;
@@ -176,7 +183,7 @@ static double partition_error(bool exclude_hv)
 
 	vm = vm_create_with_one_vcpu(&vcpu, guest_code);
 	guest_loops_setup(vm, vcpu);
-	vcpu_args_set(vcpu, 2, 1000, 0);
+	vcpu_args_set(vcpu, 3, 1000, 0, l1);
 	for (s = 0; s < 3; s++) {
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_HARDWARE,
@@ -196,7 +203,25 @@ static double partition_error(bool exclude_hv)
 	for (s = 2; s >= 0; s--)
 		close(fds[s]);
 	kvm_vm_free(vm);
-	return llabs((int64_t)(buf[1] - buf[2] - buf[3]));
+	return (struct split) { buf[1], buf[2], buf[3] };
+}
+
+/*
+ * Partition error, and what each side makes of 1,000 more iterations of
+ * the guest's EL1 loop per entry (2,000,000 instructions): guest-only
+ * must see all of them, host-only none.
+ */
+static void partition(bool exclude_hv, const char *name)
+{
+	struct split a = measure_split(exclude_hv, 1);
+	struct split b = measure_split(exclude_hv, 1001);
+
+	printf("BENCH partition_%s %lld\n", name,
+	       llabs((int64_t)(a.all - a.host - a.guest)));
+	printf("BENCH guest_missed_%s %lld\n", name,
+	       2000000LL - (int64_t)(b.guest - a.guest));
+	printf("BENCH host_leaked_%s %lld\n", name,
+	       (int64_t)(b.host - a.host));
 }
 
 int main(int argc, char **argv)
@@ -207,8 +232,8 @@ int main(int argc, char **argv)
 	TEST_ASSERT(argc == 2, "usage: pmu_bench vhe|nvhe|protected");
 	vhe = !strcmp(argv[1], "vhe");
 
-	printf("BENCH partition_nohv %.0f\n", partition_error(true));
-	printf("BENCH partition_hv %.0f\n", partition_error(false));
+	partition(true, "nohv");
+	partition(false, "hv");
 	for (i = 0; i < ARRAY_SIZE(ks); i++) {
 		printf("BENCH switch_host_%d %.1f\n", ks[i], per_round(false, ks[i], true));
 		printf("BENCH switch_guest_%d %.1f\n", ks[i], per_round(false, ks[i], false));

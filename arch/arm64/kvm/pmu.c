@@ -122,6 +122,8 @@ void kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 	dst->events_host = src->events_host;
 	dst->events_guest = src->events_guest;
 	dst->typer_switch = src->typer_switch;
+	dst->switching = src->events_host | src->events_guest |
+			 src->typer_switch;
 	if (src->typer_switch) {
 		memcpy(dst->typer_host, src->typer_host, sizeof(dst->typer_host));
 		memcpy(dst->typer_guest, src->typer_guest, sizeof(dst->typer_guest));

@@ -23,61 +23,20 @@
 #ifdef CONFIG_HW_PERF_EVENTS
 
 /*
- * write_pmevtypern() of <asm/arm_pmuv3.h> WARNs on a bad index, which hyp
- * cannot do; our indices come from a 31-bit mask, so the default case is
- * unreachable and does nothing.
+ * Through PMSELR_EL0/PMXEVTYPER_EL0 rather than PMEVTYPER<n>_EL0: no
+ * jump table over 31 registers, and SEL == 31 reaches PMCCFILTR_EL0 too.
+ * The ISB makes the selection visible to the PMXEVTYPER write (Arm ARM
+ * D13.2, "PMSELR_EL0").  PMSELR_EL0 is not used by the host driver.
  */
-#define __HYP_WRITE_PMEVTYPERN(n)	write_sysreg(val, pmevtyper##n##_el0)
-
-static inline void __hyp_write_pmevtypern(int n, u64 val)
-{
-	switch (n) {
-	PMEVN_CASE(0, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(1, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(2, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(3, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(4, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(5, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(6, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(7, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(8, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(9, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(10, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(11, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(12, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(13, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(14, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(15, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(16, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(17, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(18, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(19, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(20, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(21, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(22, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(23, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(24, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(25, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(26, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(27, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(28, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(29, __HYP_WRITE_PMEVTYPERN);
-	PMEVN_CASE(30, __HYP_WRITE_PMEVTYPERN);
-	case ARMV8_PMU_CYCLE_IDX:
-		write_pmccfiltr(val);
-		break;
-	default:
-		break;
-	}
-}
-
 static inline void __pmu_write_typers(u64 mask, const u64 *typer)
 {
 	while (mask) {
 		int idx = __ffs64(mask);
 
 		mask &= mask - 1;
-		__hyp_write_pmevtypern(idx, typer[idx]);
+		write_pmselr(idx);
+		isb();
+		write_sysreg(typer[idx], pmxevtyper_el0);
 	}
 }
 
@@ -86,14 +45,15 @@ static inline bool __pmu_switch_to_guest(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_events *pmu = &vcpu->arch.pmu.events;
 
+	if (!pmu->switching)
+		return false;
 	if (pmu->events_host)
 		write_pmcntenclr(pmu->events_host);
 	if (pmu->events_guest)
 		write_pmcntenset(pmu->events_guest);
 	if (pmu->typer_switch)
 		__pmu_write_typers(pmu->typer_switch, pmu->typer_guest);
-
-	return pmu->events_host || pmu->events_guest || pmu->typer_switch;
+	return true;
 }
 
 static inline void __pmu_switch_to_host(struct kvm_vcpu *vcpu)
@@ -112,6 +72,9 @@ static inline void __pmu_switch_to_host(struct kvm_vcpu *vcpu)
 static inline void __pmu_flush_events(struct kvm_pmu_events *dst,
 				      const struct kvm_pmu_events *src)
 {
+	dst->switching = src->switching;
+	if (!src->switching)
+		return;
 	dst->events_host = src->events_host;
 	dst->events_guest = src->events_guest;
 	dst->typer_switch = src->typer_switch;
