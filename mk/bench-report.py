@@ -99,6 +99,40 @@ def main():
             s, o = stock.get(key, "n/a"), ours.get(key, "n/a")
             print("| %s | %s | %s | %s |" % (label, s, o, ratio(s, o)))
         print()
+    print(NOTES)
+
+
+NOTES = """## Reading the tables
+
+- **Exactness.** Stock nVHE loses about 768 EL2 instructions per guest
+  entry from host-only events that count EL2 (its counters are disabled
+  and enabled inside the world switch); ours loses none.  Stock protected
+  mode never gives the hypervisor its switch state: guest-only events
+  miss every guest instruction and host-only events count them all,
+  although all = host + guest still holds.  Ours: 0 and noise.
+- **Noise.** "host-only counts" and the VHE world-switch rows vary by a
+  few thousand instructions (per run) and about +-10 (per exit+entry)
+  between identical runs: host interrupts and softirqs land in the same
+  exception level as the work measured.  The nVHE rows count EL2 only
+  and repeat to the instruction.  A few runs (VHE, protected, once nVHE)
+  also credit the guest with up to ~2,500 more EL0/EL1 instructions than
+  its loops retire, on the stock kernel too: a QEMU 7.2 effect we have
+  not pinned down; "guest-only misses" shows it as a small negative.
+- **Where ours costs more.** A counter that counts EL2 and only one side
+  (a host-only event with !exclude_hv) is switched by rewriting its type
+  at entry and exit instead of one PMCNTEN write for all: about 20 EL2
+  instructions per such counter per exit+entry on nVHE (914 vs 883 for
+  one, 1014 vs 883 for six), 30-40 on protected.  That is the price of
+  counting the whole world switch; events with exclude_hv (or guest-only
+  events) keep the cheap PMCNTEN switch, at +5 instructions per exit+entry
+  for the extra test of the type mask.  With nothing to switch ours tests
+  one word and is at or below stock (875 vs 877 on nVHE); the protected
+  hypervisor copies that word when it loads the vCPU (+3 to +7, within
+  that mode's run-to-run spread).
+- **Where ours costs less.** On VHE, vcpu_load/put write the recorded
+  types instead of reading each PMEVTYPER back: 0.92x of stock's KVM_RUN
+  round trip with six counters switching.
+"""
 
 
 main()

@@ -32,6 +32,7 @@ run_ours() {	# name
 run_ours pmu_split
 run_ours vpmu_self_count
 run_ours pmu_stress
+run_ours vpmu_hostile
 
 /bin/vpmu_counter_access > /tmp/vpmu.out 2>&1
 rc=$?

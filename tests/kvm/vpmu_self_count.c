@@ -24,9 +24,9 @@
 #include "processor.h"
 #include "test_util.h"
 #include "ucall_common.h"
-#include "vgic.h"
 
 #include "guest_loops.h"
+#include "vpmu_vm.h"
 
 #define INST_RETIRED		0x08
 #define PMCR_E			BIT(0)
@@ -82,32 +82,6 @@ static void check(bool ok, const char *what, const char *fmt, ...)
 	failures += !ok;
 }
 
-static struct kvm_vcpu *create_vpmu_vcpu(struct kvm_vm *vm, int *gic_fd)
-{
-	uint64_t irq = 23;
-	struct kvm_device_attr irq_attr = {
-		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
-		.attr = KVM_ARM_VCPU_PMU_V3_IRQ,
-		.addr = (uint64_t)&irq,
-	};
-	struct kvm_device_attr init_attr = {
-		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
-		.attr = KVM_ARM_VCPU_PMU_V3_INIT,
-	};
-	struct kvm_vcpu_init init;
-	struct kvm_vcpu *vcpu;
-
-	vm_ioctl(vm, KVM_ARM_PREFERRED_TARGET, &init);
-	init.features[0] |= 1 << KVM_ARM_VCPU_PMU_V3;
-	vcpu = aarch64_vcpu_add(vm, 0, &init, guest_code);
-	guest_loops_setup(vm, vcpu);
-	*gic_fd = vgic_v3_setup(vm, 1, 64);
-	__TEST_REQUIRE(*gic_fd >= 0, "no vGICv3");
-	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &irq_attr);
-	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &init_attr);
-	return vcpu;
-}
-
 int main(void)
 {
 	uint64_t el0, el1, both, cycles;
@@ -120,7 +94,7 @@ int main(void)
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 
 	vm = vm_create(1);
-	vcpu = create_vpmu_vcpu(vm, &gic_fd);
+	vcpu = create_vpmu_vcpu(vm, guest_code, &gic_fd);
 	vcpu_args_set(vcpu, 2, n1, n0);
 
 	vcpu_run(vcpu);

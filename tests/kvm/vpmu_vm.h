@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A one-vCPU VM with a virtual PMU (KVM_ARM_VCPU_PMU_V3, overflow IRQ 23,
+ * vGICv3), the exception tables and the EL0-excursion SVC handler of
+ * guest_loops.h.
+ */
+#ifndef PMUV3_KVM_VPMU_VM_H
+#define PMUV3_KVM_VPMU_VM_H
+
+#include "kvm_util.h"
+#include "processor.h"
+#include "test_util.h"
+#include "vgic.h"
+
+#include "guest_loops.h"
+
+static inline struct kvm_vcpu *create_vpmu_vcpu(struct kvm_vm *vm,
+						 void *guest_code, int *gic_fd)
+{
+	uint64_t irq = 23;
+	struct kvm_device_attr irq_attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_IRQ,
+		.addr = (uint64_t)&irq,
+	};
+	struct kvm_device_attr init_attr = {
+		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
+		.attr = KVM_ARM_VCPU_PMU_V3_INIT,
+	};
+	struct kvm_vcpu_init init;
+	struct kvm_vcpu *vcpu;
+
+	vm_ioctl(vm, KVM_ARM_PREFERRED_TARGET, &init);
+	init.features[0] |= 1 << KVM_ARM_VCPU_PMU_V3;
+	vcpu = aarch64_vcpu_add(vm, 0, &init, guest_code);
+	guest_loops_setup(vm, vcpu);
+	*gic_fd = vgic_v3_setup(vm, 1, 64);
+	__TEST_REQUIRE(*gic_fd >= 0, "no vGICv3");
+	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &irq_attr);
+	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &init_attr);
+	return vcpu;
+}
+
+#endif /* PMUV3_KVM_VPMU_VM_H */
