@@ -33,6 +33,7 @@ run_ours pmu_split
 run_ours vpmu_self_count
 run_ours pmu_stress
 run_ours vpmu_hostile
+run_ours pmu_concurrency
 
 /bin/vpmu_counter_access > /tmp/vpmu.out 2>&1
 rc=$?
