@@ -5,7 +5,7 @@ INITRAMFS	:= $(BUILD)/initramfs.cpio
 GUEST_FILES	:= $(wildcard tests/guest/*)
 KVM_TESTS	:= $(BUILD)/kvm-bin/.stamp
 KUNIT_MODES	?= el1 vhe nvhe
-BOOT_MODES	?= vhe nvhe protected el1
+BOOT_MODES	?= vhe nvhe protected el1 a57
 
 .PHONY: kunit boot-check
 

@@ -3,7 +3,9 @@
 #
 # Boot the built kernel with the test initramfs under QEMU and run one
 # guest job.  Usage: tests/boot.sh MODE JOB [LOG]
-#   MODE: vhe | nvhe | protected | el1
+#   MODE: vhe | nvhe | protected | el1 | a57
+#         (a57: nVHE on -cpu cortex-a57, a PMUv3 for Armv8.0 with 32-bit
+#         event counters, where long=1 uses chained pairs)
 # The guest prints "@@TEST name PASS|FAIL detail" lines and "@@DONE"; the
 # console log is kept in LOG.  Exits 1 on timeout, panic, WARN or oops.
 set -u
@@ -24,6 +26,7 @@ vhe) ;;
 nvhe) extra="kvm-arm.mode=nvhe" ;;
 protected) extra="kvm-arm.mode=protected" ;;
 el1) virt=off ;;
+a57) extra="kvm-arm.mode=nvhe"; CPU=cortex-a57 ;;
 *) echo "boot.sh: unknown mode $MODE" >&2; exit 2 ;;
 esac
 

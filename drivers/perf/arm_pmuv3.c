@@ -1342,7 +1342,9 @@ static void armv8pmu_userpage_time(struct perf_event_mmap_page *userpg, u64 now)
 void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now)
 {
-	userpg->cap_user_rdpmc = armv8pmu_event_user_readable(event);
+	/* The same condition as the index: no EL0 reads while the sysctl is off. */
+	userpg->cap_user_rdpmc = sysctl_perf_user_access &&
+				 armv8pmu_event_user_readable(event);
 	userpg->pmc_width = (event->hw.flags & ARMPMU_EVT_64BIT) ? 64 : 32;
 	userpg->cap_user_time = 0;
 	userpg->cap_user_time_zero = 0;

@@ -75,7 +75,7 @@ static void *workload(void *arg)
 }
 
 /* instructions:u around spin(): must be exactly 2 * LOOP_ITERS + small. */
-static long long control_count(void)
+static long long control_once(void)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
@@ -108,6 +108,23 @@ static uint64_t random_config(void)
 	case 4: return 1ULL << (rnd() % 64);
 	default: return rnd() & 0x1ffff;
 	}
+}
+
+/*
+ * The least of three: QEMU 7.2 now and then credits a whole interrupt
+ * handler (~2,400 instructions) to the EL it interrupted.
+ */
+static long long control_count(void)
+{
+	long long best = -1, v;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		v = control_once();
+		if (v >= 0 && (best < 0 || v < best))
+			best = v;
+	}
+	return best;
 }
 
 static void random_attr(struct perf_event_attr *attr, uint32_t pmu_type)

@@ -258,8 +258,12 @@ int main(int argc, char **argv)
 	      "guest-only(2xEL1) - guest-only = %ld, expected %lu (tolerance 0.5%%)",
 	      growth, el1_loops);
 	host_growth = again[0].v[HOST] - insn[0].v[HOST];
-	/* Host work varies run to run by tens of thousands: allow 10%. */
-	check(llabs(host_growth) * 10 < (int64_t)el1_loops, "host excludes guest",
+	/*
+	 * Host work (ticks, first-touch faults) varies run to run by up to a
+	 * few hundred thousand instructions; a leak of the guest's loop
+	 * would add all 2,000,000.  Half of it separates the two.
+	 */
+	check(llabs(host_growth) * 2 < (int64_t)el1_loops, "host excludes guest",
 	      "host-only(2xEL1) - host-only = %ld (guest loop grew by %lu)",
 	      host_growth, el1_loops);
 	check(insn[0].v[HOST] > 0 && insn[0].v[GUEST] > 0, "both sides count",
