@@ -10,6 +10,7 @@
 
 #include "kvm_util.h"
 #include "processor.h"
+#include "ucall_common.h"
 
 #define PSR_EL1H_MASKED		0x3c5	/* EL1h, DAIF masked */
 
@@ -46,6 +47,25 @@ static inline void el1_loop(uint64_t n)
 {
 	asm volatile("1:	subs	%0, %0, #1\n"
 		     "	b.ne	1b\n" : "+r" (n) : : "cc");
+}
+
+#define SMCCC_VERSION		0x80000000
+
+/*
+ * Guest code shared by the host-side tests: r rounds of an EL1 loop of
+ * l1 iterations, an EL0 excursion of l0 and an in-kernel hypercall, so
+ * that the guest exits r times without leaving the host kernel.
+ */
+static inline void guest_rounds(uint64_t r, uint64_t l1, uint64_t l0)
+{
+	struct arm_smccc_res res;
+
+	while (r--) {
+		el1_loop(l1);
+		el0_excursion(l0);
+		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
+	}
+	GUEST_DONE();
 }
 
 /* Exception tables, and the SVC handler that ends an EL0 excursion. */

@@ -26,8 +26,8 @@
 #include "ucall_common.h"
 
 #include "guest_loops.h"
+#include "pmu_test.h"
 
-#define SMCCC_VERSION	0x80000000
 #define NR_VCPUS	2
 #define NR_GROUPS	3
 #define MOVES		200
@@ -36,40 +36,10 @@
 static const uint64_t rounds = 8000, n1 = 2000, n0 = 2000;
 static volatile int running = NR_VCPUS;
 static pid_t tids[NR_VCPUS];
-static int failures;
 
 struct group_result {
 	uint64_t enabled, running, v[3];
 };
-
-static void guest_code(uint64_t r, uint64_t l1, uint64_t l0)
-{
-	struct arm_smccc_res res;
-
-	while (r--) {
-		el1_loop(l1);
-		el0_excursion(l0);
-		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
-	}
-	GUEST_DONE();
-}
-
-static int perf_open(int side, int group)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
-		.config = PERF_COUNT_HW_INSTRUCTIONS,
-		.read_format = PERF_FORMAT_GROUP |
-			       PERF_FORMAT_TOTAL_TIME_ENABLED |
-			       PERF_FORMAT_TOTAL_TIME_RUNNING,
-		.disabled = group < 0,
-		.exclude_guest = side == 1, .exclude_host = side == 2,
-	};
-	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, group, 0);
-
-	TEST_ASSERT(fd >= 0, "perf_event_open: %s", strerror(errno));
-	return fd;
-}
 
 struct vcpu_thread {
 	struct kvm_vcpu *vcpu;
@@ -87,7 +57,9 @@ static void *vcpu_thread(void *arg)
 	tids[t->id] = syscall(__NR_gettid);
 	for (g = 0; g < NR_GROUPS; g++)
 		for (s = 0; s < 3; s++)
-			fds[g][s] = perf_open(s, s ? fds[g][0] : -1);
+			fds[g][s] = perf_open_side(s, s ? fds[g][0] : -1,
+						   PERF_FORMAT_TOTAL_TIME_ENABLED |
+						   PERF_FORMAT_TOTAL_TIME_RUNNING);
 	for (g = 0; g < NR_GROUPS; g++)
 		ioctl(fds[g][0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 
@@ -156,7 +128,7 @@ int main(void)
 	int stats[2] = { 0, 0 }, i, g;
 	struct kvm_vm *vm;
 
-	vm = vm_create_with_vcpus(NR_VCPUS, guest_code, vcpus);
+	vm = vm_create_with_vcpus(NR_VCPUS, guest_rounds, vcpus);
 	vm_init_descriptor_tables(vm);
 	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_SVC64,
 				el0_svc_handler);

@@ -33,8 +33,8 @@
 #include "ucall_common.h"
 
 #include "guest_loops.h"
+#include "pmu_test.h"
 
-#define SMCCC_VERSION		0x80000000
 #define ARMV8_CPU_CYCLES	0x11
 /* Guest EL1 instructions a round beyond the loop: call, hypercall, SVC. */
 #define GUEST_EL1_COST		200
@@ -42,18 +42,6 @@
 static uint64_t rounds = 1000, n1 = 1000, n0 = 1000;
 
 /* ---- guest ---------------------------------------------------------------- */
-
-static void guest_code(uint64_t r, uint64_t l1, uint64_t l0)
-{
-	struct arm_smccc_res res;
-
-	while (r--) {
-		el1_loop(l1);
-		el0_excursion(l0);
-		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
-	}
-	GUEST_DONE();
-}
 
 /* ---- host ----------------------------------------------------------------- */
 
@@ -96,7 +84,7 @@ static int perf_open(uint32_t type, uint64_t config, const struct variant *v,
 
 static struct kvm_vm *create_vm(struct kvm_vcpu **vcpu, uint64_t l1)
 {
-	struct kvm_vm *vm = vm_create_with_one_vcpu(vcpu, guest_code);
+	struct kvm_vm *vm = vm_create_with_one_vcpu(vcpu, guest_rounds);
 
 	guest_loops_setup(vm, *vcpu);
 	vcpu_args_set(*vcpu, 3, rounds, l1, n0);
@@ -154,20 +142,6 @@ static void measure(uint32_t type, uint64_t config, const struct variant *vs,
 	for (i = nr * 3 - 1; i >= 0; i--)
 		close(fds[i]);
 	kvm_vm_free(vm);
-}
-
-static int failures;
-
-static void check(bool ok, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %s: ", ok ? "PASS" : "FAIL", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failures += !ok;
 }
 
 static void print_counts(const char *event, const struct variant *v,

@@ -25,7 +25,6 @@
 
 #include "guest_loops.h"
 
-#define SMCCC_VERSION	0x80000000
 #define SEED		20261202u
 #define OPERATIONS	3000
 #define MAX_LIVE	3
@@ -33,18 +32,6 @@
 static const uint64_t rounds = 2000, n1 = 2000, n0 = 2000;
 static volatile bool guest_done;
 static pid_t vcpu_tid;
-
-static void guest_code(uint64_t r, uint64_t l1, uint64_t l0)
-{
-	struct arm_smccc_res res;
-
-	while (r--) {
-		el1_loop(l1);
-		el0_excursion(l0);
-		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
-	}
-	GUEST_DONE();
-}
 
 static int perf_open(struct perf_event_attr *attr, pid_t pid, int group)
 {
@@ -103,7 +90,7 @@ int main(void)
 	int fds[3], s;
 	int64_t diff;
 
-	vm = vm_create_with_one_vcpu(&vcpu, guest_code);
+	vm = vm_create_with_one_vcpu(&vcpu, guest_rounds);
 	guest_loops_setup(vm, vcpu);
 	vcpu_args_set(vcpu, 3, rounds, n1, n0);
 	vcpu_tid = syscall(__NR_gettid);

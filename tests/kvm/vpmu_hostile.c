@@ -30,6 +30,7 @@
 #include "ucall_common.h"
 
 #include "vpmu_vm.h"
+#include "pmu_test.h"
 
 #define INST_RETIRED	0x08
 #define PMCR_E		BIT(0)
@@ -116,37 +117,6 @@ static void guest_watch(void)
 	GUEST_DONE();
 }
 
-static int failures;
-
-static void check(bool ok, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %s: ", ok ? "PASS" : "FAIL", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failures += !ok;
-}
-
-static int perf_open(int side, int group)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
-		.config = PERF_COUNT_HW_INSTRUCTIONS,
-		.read_format = PERF_FORMAT_GROUP |
-			       PERF_FORMAT_TOTAL_TIME_ENABLED |
-			       PERF_FORMAT_TOTAL_TIME_RUNNING,
-		.disabled = group < 0,
-		.exclude_guest = side == 1, .exclude_host = side == 2,
-	};
-	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, group, 0);
-
-	TEST_ASSERT(fd >= 0, "perf_event_open: %s", strerror(errno));
-	return fd;
-}
-
 static noinline void vmm_spin(unsigned long n)
 {
 	asm volatile("1:	subs	%0, %0, #1\n"
@@ -171,7 +141,9 @@ static void run(void *guest_code, bool spin, uint64_t out[3],
 	vm_install_sync_handler(vm, VECTOR_SYNC_CURRENT, ESR_EC_UNKNOWN,
 				undef_handler);
 	for (s = 0; s < 3; s++)
-		fds[s] = perf_open(s, s ? fds[0] : -1);
+		fds[s] = perf_open_side(s, s ? fds[0] : -1,
+					PERF_FORMAT_TOTAL_TIME_ENABLED |
+					PERF_FORMAT_TOTAL_TIME_RUNNING);
 
 	ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	for (;;) {

@@ -26,6 +26,7 @@
 #include "ucall_common.h"
 
 #include "guest_loops.h"
+#include "pmu_test.h"
 #include "vpmu_vm.h"
 
 #define INST_RETIRED		0x08
@@ -66,20 +67,6 @@ static void guest_code(uint64_t l1, uint64_t l0)
 	cycles = read_sysreg(pmccntr_el0);
 	GUEST_SYNC_ARGS(0, el0, el1, both, cycles);
 	GUEST_DONE();
-}
-
-static int failures;
-
-static void check(bool ok, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %s: ", ok ? "PASS" : "FAIL", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failures += !ok;
 }
 
 /* One guest run: r[] = el0, el1, both, cycles. */

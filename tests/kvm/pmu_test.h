@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Host-side helpers of the KVM PMU tests: PASS/FAIL lines that
+ * tests/guest/kvm.sh turns into test results, and perf_event_open() of
+ * one member of an (all, host-only, guest-only) group.
+ */
+#ifndef PMUV3_KVM_PMU_TEST_H
+#define PMUV3_KVM_PMU_TEST_H
+
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+enum { SIDE_ALL, SIDE_HOST, SIDE_GUEST };
+
+static int failures;
+
+/* "PASS|FAIL what: detail", counted in failures. */
+static void check(bool ok, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %s: ", ok ? "PASS" : "FAIL", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures += !ok;
+}
+
+/*
+ * Open instructions on this thread for one side of a split: all,
+ * host-only (exclude_guest) or guest-only (exclude_host).  The leader
+ * (group < 0) starts disabled; members follow it.
+ */
+static inline int perf_open_side(int side, int group, uint64_t read_format)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.read_format = PERF_FORMAT_GROUP | read_format,
+		.disabled = group < 0,
+		.exclude_guest = side == SIDE_HOST,
+		.exclude_host = side == SIDE_GUEST,
+	};
+	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, group, 0);
+
+	TEST_ASSERT(fd >= 0, "perf_event_open: %s", strerror(errno));
+	return fd;
+}
+
+#endif /* PMUV3_KVM_PMU_TEST_H */
