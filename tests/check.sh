@@ -3,7 +3,7 @@
 #
 # The project's test run: KUnit suites (kunit.py, per QEMU setup) and the
 # boot checks (tests/guest/check.sh under tests/boot.sh, per host mode).
-# Usage: tests/check.sh all|kunit|boot [MODE...]
+# Usage: tests/check.sh all|docs|kunit|boot [MODE...]
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,11 +56,23 @@ run_boot() {
 	done
 }
 
+# The documentation parses as reST with no warning.
+run_docs() {
+	py=/usr/bin/python3	# Debian's, with python3-docutils (mk/deps.sh)
+	[ -x "$py" ] || py=python3
+	if "$py" "$TOP/mk/rst-check.py" "$TOP"/Documentation/arch/arm64/perf.rst; then
+		count 1 0
+	else
+		count 0 1
+	fi
+}
+
 case "$what" in
-all) run_kunit; run_boot ;;
+all) run_docs; run_kunit; run_boot ;;
+docs) run_docs ;;
 kunit) run_kunit ;;
 boot) run_boot ;;
-*) echo "usage: $0 all|kunit|boot [MODE...]" >&2; exit 2 ;;
+*) echo "usage: $0 all|docs|kunit|boot [MODE...]" >&2; exit 2 ;;
 esac
 
 echo "$passed passed, $failed failed"
