@@ -7,8 +7,10 @@
  * register it can reach at EL1 -- PMCR, PMCNTEN/PMINTEN/PMOVS set and
  * clear, PMSELR with PMXEVTYPER/PMXEVCNTR (indices up to 31, most of them
  * unimplemented), PMEVTYPER0-5, PMEVCNTR0-5, PMCCFILTR, PMCCNTR,
- * PMUSERENR and PMSWINC -- 5,000 times.  Accesses KVM refuses come back
- * as UNDEF, which the guest counts and steps over.  The host watches the
+ * PMUSERENR and PMSWINC -- 5,000 times, then 500 times from EL0 under a
+ * random PMUSERENR (counter reads, PMSELR, PMSWINC, PMCR, PMCNTENSET,
+ * PMCCNTR writes).  Accesses KVM refuses come back as UNDEF, which the
+ * guest counts and steps over.  The host watches the
  * run with a group of instruction events (all, host-only, guest-only) on
  * the vCPU thread: it must still partition exactly, and the kernel must
  * not WARN or oops (the boot test watches the console).
@@ -38,6 +40,7 @@
 #define PMCR_C		BIT(2)
 #define PMCR_LC		BIT(6)
 #define HOSTILE_WRITES	5000
+#define HOSTILE_EL0	500
 #define SEED		20261202
 #define VMM_SPIN	10000000UL
 /* Guest or host instructions two otherwise equal runs may differ by. */
@@ -45,11 +48,20 @@
 
 static uint64_t undefs;
 
-/* KVM injects UNDEF for registers the vPMU does not implement. */
+/*
+ * KVM injects UNDEF for registers the vPMU does not implement, and for
+ * EL0 accesses PMUSERENR does not allow.
+ */
 static void undef_handler(struct ex_regs *regs)
 {
 	undefs++;
 	regs->pc += 4;
+}
+
+/* The SVC that ends el0_pmu_poke: resume at EL1 on the "ret" after it. */
+static void poke_svc_handler(struct ex_regs *regs)
+{
+	regs->pstate = PSR_EL1H_MASKED;
 }
 
 static uint64_t guest_rnd(uint64_t *s)
@@ -87,6 +99,32 @@ static void hostile_write(unsigned int reg, uint64_t v)
 	isb();
 }
 
+/*
+ * el0_pmu_poke(v): at EL0, read and write what PMUSERENR may or may not
+ * allow (each access is emulated by KVM or comes back as UNDEF), then
+ * SVC back to EL1 (see guest_loops.h).
+ */
+void el0_pmu_poke(uint64_t v);
+asm(".pushsection .text\n"
+    ".global el0_pmu_poke\n"
+    "el0_pmu_poke:\n"
+    "	mov	x1, #0x3c0\n"
+    "	msr	spsr_el1, x1\n"
+    "	adr	x1, 1f\n"
+    "	msr	elr_el1, x1\n"
+    "	eret\n"
+    "1:	mrs	x1, pmccntr_el0\n"
+    "	mrs	x1, pmevcntr0_el0\n"
+    "	msr	pmselr_el0, x0\n"
+    "	mrs	x1, pmxevcntr_el0\n"
+    "	msr	pmswinc_el0, x0\n"
+    "	mrs	x1, pmcr_el0\n"
+    "	msr	pmcntenset_el0, x0\n"
+    "	msr	pmccntr_el0, x0\n"
+    "	svc	#0\n"
+    "	ret\n"
+    ".popsection\n");
+
 static void guest_hostile(void)
 {
 	uint64_t s = SEED;
@@ -94,6 +132,12 @@ static void guest_hostile(void)
 
 	for (i = 0; i < HOSTILE_WRITES; i++)
 		hostile_write(guest_rnd(&s) % 17, guest_rnd(&s));
+	/* And from EL0, under random PMUSERENR settings. */
+	for (i = 0; i < HOSTILE_EL0; i++) {
+		write_sysreg(guest_rnd(&s) & 0xf, pmuserenr_el0);
+		isb();
+		el0_pmu_poke(guest_rnd(&s));
+	}
 	write_sysreg(0, pmcr_el0);
 	GUEST_SYNC_ARGS(1, undefs, 0, 0, 0);
 	GUEST_DONE();
@@ -140,6 +184,11 @@ static void run(void *guest_code, bool spin, uint64_t out[3],
 	vcpu = create_vpmu_vcpu(vm, guest_code, &gic_fd);
 	vm_install_sync_handler(vm, VECTOR_SYNC_CURRENT, ESR_EC_UNKNOWN,
 				undef_handler);
+	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_UNKNOWN,
+				undef_handler);
+	if (guest_code == guest_hostile)
+		vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_SVC64,
+					poke_svc_handler);
 	for (s = 0; s < 3; s++)
 		fds[s] = perf_open_side(s, s ? fds[0] : -1,
 					PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -201,8 +250,8 @@ int main(void)
 	      spun[2], quiet[2], 2 * VMM_SPIN);
 
 	run(guest_hostile, false, hostile, &uh);
-	printf("vpmu_hostile: %d random PMU writes (seed %d), %lu UNDEFs\n",
-	       HOSTILE_WRITES, SEED, uh.args[2]);
+	printf("vpmu_hostile: %d random PMU writes at EL1 and %d EL0 pokes (seed %d), %lu UNDEFs\n",
+	       HOSTILE_WRITES, HOSTILE_EL0, SEED, uh.args[2]);
 	diff = hostile[0] - hostile[1] - hostile[2];
 	check(diff == 0, "partition with a hostile guest",
 	      "all=%lu host-only=%lu guest-only=%lu", hostile[0], hostile[1],
