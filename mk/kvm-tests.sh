@@ -16,9 +16,13 @@ KST=$SRC/tools/testing/selftests/kvm
 
 make -s -C "$SRC" O="$BUILD/kernel" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" \
 	headers_install INSTALL_HDR_PATH="$HDR"
+# The selftests library warns about the uapi headers' __BITS_PER_LONG;
+# keep its output in a log unless it fails.
+mkdir -p "$BUILD/logs"
 make -s -C "$KST" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" OUTPUT="$OUT" \
 	KHDR_INCLUDES="-I$HDR/include" EXTRA_CFLAGS=-static LDFLAGS=-static \
-	"$OUT/aarch64/vpmu_counter_access" >/dev/null
+	"$OUT/aarch64/vpmu_counter_access" >"$BUILD/logs/kvm-selftests.log" 2>&1 ||
+	{ tail -30 "$BUILD/logs/kvm-selftests.log"; exit 1; }
 
 mkdir -p "$BIN"
 cp "$OUT/aarch64/vpmu_counter_access" "$BIN/"

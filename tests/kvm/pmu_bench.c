@@ -220,7 +220,7 @@ static void partition(bool exclude_hv, const char *name)
 	       llabs((int64_t)(a.all - a.host - a.guest)));
 	printf("BENCH guest_missed_%s %lld\n", name,
 	       2000000LL - (int64_t)(b.guest - a.guest));
-	printf("BENCH host_leaked_%s %lld\n", name,
+	printf("BENCH host_leaked_%s %lld\n", name, (long long)
 	       (int64_t)(b.host - a.host));
 }
 

@@ -20,7 +20,7 @@ enum { SIDE_ALL, SIDE_HOST, SIDE_GUEST };
 static int failures;
 
 /* "PASS|FAIL what: detail", counted in failures. */
-static void check(bool ok, const char *what, const char *fmt, ...)
+static inline void check(bool ok, const char *what, const char *fmt, ...)
 {
 	va_list ap;
 

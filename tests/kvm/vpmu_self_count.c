@@ -44,7 +44,7 @@ static const uint64_t n1 = 100000, n0 = 100000;
 
 static void guest_code(uint64_t l1, uint64_t l0)
 {
-	uint64_t el0, el1, both, cycles;
+	uint64_t el0, el1, both = 0, cycles = 0;
 
 	write_sysreg(PMCR_P | PMCR_C | PMCR_LC, pmcr_el0);
 	write_sysreg(INST_RETIRED | EXCLUDE_EL1, pmevtyper0_el0);
@@ -99,7 +99,7 @@ static void vm_run_once(uint64_t r[4])
 
 int main(void)
 {
-	uint64_t el0, el1, both, cycles;
+	uint64_t el0, el1, both = 0, cycles = 0;
 	uint64_t el0_expect = 2 * n0 + 1;
 	int i;
 
