@@ -43,6 +43,19 @@ static u64 read_counter(struct perf_event *event)
 	return perf_event_read_value(event, &enabled, &running);
 }
 
+/* What a counter adds over the known loop; the counter is released. */
+static u64 count_loop(struct kunit *test, struct perf_event_attr *attr)
+{
+	struct perf_event *event = open_counter(test, attr);
+	u64 before, after;
+
+	before = read_counter(event);
+	known_loop(LOOP_ITERATIONS);
+	after = read_counter(event);
+	perf_event_release_kernel(event);
+	return after - before;
+}
+
 struct hw_case {
 	const char *name;
 	u32 type;
@@ -80,20 +93,14 @@ static void kernel_loop_test(struct kunit *test)
 		.exclude_kernel = c->exclude_kernel,
 		.exclude_hv = c->exclude_hv,
 	};
-	struct perf_event *event = open_counter(test, &attr);
-	u64 before, after;
-
-	before = read_counter(event);
-	known_loop(LOOP_ITERATIONS);
-	after = read_counter(event);
-	perf_event_release_kernel(event);
+	u64 count = count_loop(test, &attr);
 
 	kunit_info(test, "%s: %llu instructions over a %lu-instruction loop",
-		   c->name, after - before, LOOP_INSNS);
+		   c->name, count, LOOP_INSNS);
 	if (c->expect_loop)
-		KUNIT_EXPECT_GE(test, after - before, LOOP_INSNS);
+		KUNIT_EXPECT_GE(test, count, LOOP_INSNS);
 	else
-		KUNIT_EXPECT_EQ(test, after - before, 0);
+		KUNIT_EXPECT_EQ(test, count, 0);
 }
 
 /*
@@ -105,15 +112,8 @@ static void cycles_test(struct kunit *test)
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES,
 	};
-	struct perf_event *event = open_counter(test, &attr);
-	u64 before, after;
 
-	before = read_counter(event);
-	known_loop(LOOP_ITERATIONS);
-	after = read_counter(event);
-	perf_event_release_kernel(event);
-
-	KUNIT_EXPECT_GT(test, after, before);
+	KUNIT_EXPECT_GT(test, count_loop(test, &attr), 0);
 }
 
 /* Bad attrs reach the driver through the real perf core, and fail cleanly. */
