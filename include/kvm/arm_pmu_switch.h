@@ -12,6 +12,7 @@
 #define __KVM_ARM_PMU_SWITCH_H
 
 #include <linux/types.h>
+#include <asm/virt.h>
 
 /* PMEVCNTR0-30 and, at index 31, PMCCNTR. */
 #define KVM_PMU_SWITCH_COUNTERS	32
@@ -43,7 +44,17 @@ struct kvm_vcpu;
 bool kvm_pmu_counter_add(int idx, u64 typer_host, u64 typer_guest,
 			 u64 *typer);
 void kvm_pmu_counter_del(int idx);
-void kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu);
+void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu);
+
+/*
+ * Before each guest entry: on VHE nothing to do, and the test stays
+ * inline so that a VHE entry pays no call for it.
+ */
+static inline void kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
+{
+	if (!has_vhe())
+		__kvm_pmu_update_vcpu_events(vcpu);
+}
 #else
 /* Without KVM there is no guest context: the host value always applies. */
 static inline bool kvm_pmu_counter_add(int idx, u64 typer_host,

@@ -111,12 +111,12 @@ void kvm_pmu_counter_del(int idx)
  * Called with IRQs disabled, so no counter can come or go meanwhile.
  * The type arrays are only copied when a counter needs them.
  */
-void kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
+void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_events *src = this_cpu_ptr(&kvm_pmu_cpu.events);
 	struct kvm_pmu_events *dst = &vcpu->arch.pmu.events;
 
-	if (has_vhe() || !kvm_arm_support_pmu_v3())
+	if (!kvm_arm_support_pmu_v3())
 		return;
 
 	dst->events_host = src->events_host;
