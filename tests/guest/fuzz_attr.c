@@ -2,7 +2,8 @@
 /*
  * fuzz_attr: a bounded perf_event_open fuzzer for the PMUv3 driver.
  *
- * Usage: fuzz_attr PMU_TYPE COUNT SEED [SAMPLING]
+ * Usage: fuzz_attr PMU_TYPE COUNT SEED [SAMPLING [FIRST [TRACE]]]
+ * (attrs FIRST..COUNT-1 only, each printed to stderr when TRACE is set)
  *
  * Each round builds a random perf_event_attr for our PMU type, the raw
  * type or the generic hardware/cache types: random config/config1/config2
@@ -193,22 +194,37 @@ int main(int argc, char **argv)
 	uint32_t pmu_type = argc > 1 ? strtoul(argv[1], NULL, 0) : 8;
 	unsigned long count = argc > 2 ? strtoul(argv[2], NULL, 0) : 100000;
 	uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
-
-	sampling = argc > 4 && atoi(argv[4]);
+	unsigned long first = argc > 5 ? strtoul(argv[5], NULL, 0) : 0;
+	int trace = argc > 6 && atoi(argv[6]);
 	unsigned long i, opened = 0, bad_errno = 0, hist[160] = { 0 };
 	long long control_before, control_after;
 	pthread_t thread;
 	int e;
 
+	sampling = argc > 4 && atoi(argv[4]);
+
 	state = seed ?: 1;
 	control_before = control_count();
 	pthread_create(&thread, NULL, workload, NULL);
 
-	for (i = 0; i < count; i++) {
+	for (i = first; i < count; i++) {
 		struct perf_event_attr attr, sib;
 		int fd, sfd = -1;
 
+		/* Each attr from its own seed: any one can be replayed alone. */
+		state = (seed ^ (i * 0x9E3779B97F4A7C15ULL)) ?: 1;
 		random_attr(&attr, pmu_type);
+		if (trace)
+			fprintf(stderr, "A %lu type %u config %#llx c1 %#llx c2 %#llx xu%d xk%d xhv%d xH%d xG%d inh%d pin%d exc%d dis%d period %llu st %#llx rf %#llx\n",
+				i, attr.type, (unsigned long long)attr.config,
+				(unsigned long long)attr.config1,
+				(unsigned long long)attr.config2, attr.exclude_user,
+				attr.exclude_kernel, attr.exclude_hv,
+				attr.exclude_host, attr.exclude_guest, attr.inherit,
+				attr.pinned, attr.exclusive, attr.disabled,
+				(unsigned long long)attr.sample_period,
+				(unsigned long long)attr.sample_type,
+				(unsigned long long)attr.read_format);
 		fd = perf_open(&attr, -1);
 		if (fd < 0) {
 			e = errno;
