@@ -11,6 +11,7 @@
 #ifndef __KVM_ARM_PMU_SWITCH_H
 #define __KVM_ARM_PMU_SWITCH_H
 
+#include <linux/string.h>
 #include <linux/types.h>
 #include <asm/virt.h>
 
@@ -37,6 +38,27 @@ struct kvm_pmu_events {
 	u64 typer_host[KVM_PMU_SWITCH_COUNTERS];
 	u64 typer_guest[KVM_PMU_SWITCH_COUNTERS];
 };
+
+/*
+ * Take a copy of the switch state for a run: into the vCPU (nVHE, before
+ * entry) or into the protected hypervisor's vCPU.  Only what the run
+ * will read: nothing past @switching when it is 0, and the type tables
+ * only when a counter needs them.
+ */
+static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
+				       const struct kvm_pmu_events *src)
+{
+	dst->switching = src->switching;
+	if (!src->switching)
+		return;
+	dst->events_host = src->events_host;
+	dst->events_guest = src->events_guest;
+	dst->typer_switch = src->typer_switch;
+	if (src->typer_switch) {
+		memcpy(dst->typer_host, src->typer_host, sizeof(dst->typer_host));
+		memcpy(dst->typer_guest, src->typer_guest, sizeof(dst->typer_guest));
+	}
+}
 
 struct kvm_vcpu;
 

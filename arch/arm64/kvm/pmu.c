@@ -81,14 +81,17 @@ bool kvm_pmu_counter_add(int idx, u64 typer_host, u64 typer_guest, u64 *typer)
 		ev->typer_host[idx] = typer_host;
 		ev->typer_guest[idx] = typer_guest;
 		ev->typer_switch |= bit;
+		ev->switching |= bit;
 		if (cpu->guest_loaded)
 			*typer = typer_guest;
 		return true;
 	case ARMV8PMU_SWITCH_CNTEN_HOST:
 		ev->events_host |= bit;
+		ev->switching |= bit;
 		return !cpu->guest_loaded;
 	case ARMV8PMU_SWITCH_CNTEN_GUEST:
 		ev->events_guest |= bit;
+		ev->switching |= bit;
 		*typer = typer_guest;
 		return cpu->guest_loaded;
 	}
@@ -104,30 +107,18 @@ void kvm_pmu_counter_del(int idx)
 	ev->events_host &= ~bit;
 	ev->events_guest &= ~bit;
 	ev->typer_switch &= ~bit;
+	ev->switching &= ~bit;
 }
 
 /*
  * nVHE/protected: give the vCPU this CPU's switch state before entry.
  * Called with IRQs disabled, so no counter can come or go meanwhile.
- * The type arrays are only copied when a counter needs them.
  */
 void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 {
-	struct kvm_pmu_events *src = this_cpu_ptr(&kvm_pmu_cpu.events);
-	struct kvm_pmu_events *dst = &vcpu->arch.pmu.events;
-
-	if (!kvm_arm_support_pmu_v3())
-		return;
-
-	dst->events_host = src->events_host;
-	dst->events_guest = src->events_guest;
-	dst->typer_switch = src->typer_switch;
-	dst->switching = src->events_host | src->events_guest |
-			 src->typer_switch;
-	if (src->typer_switch) {
-		memcpy(dst->typer_host, src->typer_host, sizeof(dst->typer_host));
-		memcpy(dst->typer_guest, src->typer_guest, sizeof(dst->typer_guest));
-	}
+	if (kvm_arm_support_pmu_v3())
+		kvm_pmu_events_copy(&vcpu->arch.pmu.events,
+				    this_cpu_ptr(&kvm_pmu_cpu.events));
 }
 
 /*

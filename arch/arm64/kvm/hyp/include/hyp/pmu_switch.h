@@ -72,16 +72,7 @@ static inline void __pmu_switch_to_host(struct kvm_vcpu *vcpu)
 static inline void __pmu_flush_events(struct kvm_pmu_events *dst,
 				      const struct kvm_pmu_events *src)
 {
-	dst->switching = src->switching;
-	if (!src->switching)
-		return;
-	dst->events_host = src->events_host;
-	dst->events_guest = src->events_guest;
-	dst->typer_switch = src->typer_switch;
-	if (src->typer_switch) {
-		memcpy(dst->typer_host, src->typer_host, sizeof(dst->typer_host));
-		memcpy(dst->typer_guest, src->typer_guest, sizeof(dst->typer_guest));
-	}
+	kvm_pmu_events_copy(dst, src);
 }
 
 #else
