@@ -11,6 +11,8 @@
 #            only sees what really changed
 #   kernel - the arm64 build (O=), configured from allnoconfig plus
 #            arch/arm64/configs/pmuv3_kvm.config, compiled through ccache
+#   kernel-debug - the same with pmuv3_kvm_debug.config on top (lockdep,
+#            list and RCU debugging), for the fuzz and KVM stress boots
 #
 # The README documents the user-facing targets: demo, check, kunit,
 # patches, checkpatch, bench.
@@ -28,6 +30,8 @@ JOBS		?= $(shell nproc)
 OVERLAY_DIRS	:= arch drivers include Documentation
 FRAGMENT	:= arch/arm64/configs/pmuv3_kvm.config
 IMAGE		:= $(KOBJ)/arch/arm64/boot/Image
+KOBJ_DEBUG	:= $(BUILD)/kernel-debug
+DEBUG_FRAGMENT	:= arch/arm64/configs/pmuv3_kvm_debug.config
 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 export CCACHE_BASEDIR := $(BUILD)
@@ -37,12 +41,13 @@ export KBUILD_BUILD_TIMESTAMP := 2026-01-01
 export KBUILD_BUILD_USER := pmuv3-kvm
 export KBUILD_BUILD_HOST := build
 
-KMAKE = $(MAKE) -C $(SRC) O=$(KOBJ) ARCH=$(ARCH) \
+KMAKE_IN = $(MAKE) -C $(SRC) O=$(1) ARCH=$(ARCH) \
 	CROSS_COMPILE=$(CROSS_COMPILE) CC="ccache $(CROSS_COMPILE)gcc" \
 	-j$(JOBS)
+KMAKE = $(call KMAKE_IN,$(KOBJ))
 
-.PHONY: all deps prepare overlay config kernel kunit initramfs demo \
-	check bench patches checkpatch clean distclean
+.PHONY: all deps prepare overlay config kernel kernel-debug kunit \
+	initramfs demo check bench patches checkpatch clean distclean
 
 all: kernel
 
@@ -90,6 +95,18 @@ kernel: config overlay
 	$(KMAKE) Image
 	@echo "  KERNEL  $(IMAGE)"
 
+# KCONFIG_ALLCONFIG takes one file: the two fragments, concatenated.
+$(KOBJ_DEBUG)/.config: $(SRC)/.stamp $(FRAGMENT) $(DEBUG_FRAGMENT)
+	@$(MAKE) --no-print-directory overlay
+	mkdir -p $(KOBJ_DEBUG)
+	cat $(FRAGMENT) $(DEBUG_FRAGMENT) > $(KOBJ_DEBUG)/fragment.config
+	KCONFIG_ALLCONFIG=$(KOBJ_DEBUG)/fragment.config \
+		$(call KMAKE_IN,$(KOBJ_DEBUG)) allnoconfig
+
+kernel-debug: $(KOBJ_DEBUG)/.config overlay
+	$(call KMAKE_IN,$(KOBJ_DEBUG)) Image
+	@echo "  KERNEL  $(KOBJ_DEBUG)/arch/arm64/boot/Image"
+
 include mk/tests.mk
 
 # ---- the change as a patch series -----------------------------------------
@@ -108,7 +125,7 @@ checkpatch: patches
 	done; exit $$fail
 
 clean:
-	rm -rf $(KOBJ) $(BUILD)/kunit $(BUILD)/logs $(BUILD)/initramfs*
+	rm -rf $(KOBJ) $(KOBJ_DEBUG) $(BUILD)/kunit $(BUILD)/logs $(BUILD)/initramfs*
 
 distclean:
 	rm -rf $(BUILD)

@@ -5,7 +5,7 @@ INITRAMFS	:= $(BUILD)/initramfs.cpio
 GUEST_FILES	:= $(wildcard tests/guest/*)
 KVM_TESTS	:= $(BUILD)/kvm-bin/.stamp
 KUNIT_MODES	?= el1 vhe nvhe
-BOOT_MODES	?= vhe nvhe protected el1 a57
+BOOT_MODES	?= vhe nvhe protected el1 a57 vhe-debug nvhe-debug protected-debug
 
 .PHONY: kunit boot-check
 
@@ -29,11 +29,11 @@ demo: deps kernel $(INITRAMFS)
 	@tests/boot.sh vhe demo && sed -n '/^@@JOB/,/^@@DONE/p' \
 		$(BUILD)/logs/vhe-demo.log | grep -v '^@@'
 
-boot-check: deps kernel $(INITRAMFS)
+boot-check: deps kernel kernel-debug $(INITRAMFS)
 	@tests/check.sh boot $(BOOT_MODES)
 
 bench: deps kernel $(INITRAMFS)
 	@mk/bench.sh
 
-check: deps kernel $(INITRAMFS)
+check: deps kernel kernel-debug $(INITRAMFS)
 	@tests/check.sh all

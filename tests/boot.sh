@@ -3,9 +3,10 @@
 #
 # Boot the built kernel with the test initramfs under QEMU and run one
 # guest job.  Usage: tests/boot.sh MODE JOB [LOG]
-#   MODE: vhe | nvhe | protected | el1 | a57
+#   MODE: vhe | nvhe | protected | el1 | a57, optionally with -debug
 #         (a57: nVHE on -cpu cortex-a57, a PMUv3 for Armv8.0 with 32-bit
-#         event counters, where long=1 uses chained pairs)
+#         event counters, where long=1 uses chained pairs; -debug: the
+#         kernel-debug build, with lockdep, in the same host mode)
 # The guest prints "@@TEST name PASS|FAIL detail" lines and "@@DONE"; the
 # console log is kept in LOG.  Exits 1 on timeout, panic, WARN or oops.
 set -u
@@ -14,14 +15,17 @@ BUILD=${BUILD:-$TOP/build}
 MODE=$1
 JOB=$2
 LOG=${3:-$BUILD/logs/$MODE-$JOB.log}
-KERNEL=${KERNEL:-$BUILD/kernel/arch/arm64/boot/Image}
+case "$MODE" in
+*-debug) KERNEL=${KERNEL:-$BUILD/kernel-debug/arch/arm64/boot/Image} ;;
+*) KERNEL=${KERNEL:-$BUILD/kernel/arch/arm64/boot/Image} ;;
+esac
 INITRD=${INITRD:-$BUILD/initramfs.cpio}
 TIMEOUT=${BOOT_TIMEOUT:-300}
 CPU=${QEMU_CPU:-max}
 
 virt=on
 extra=""
-case "$MODE" in
+case "${MODE%-debug}" in
 vhe) ;;
 nvhe) extra="kvm-arm.mode=nvhe" ;;
 protected) extra="kvm-arm.mode=protected" ;;
@@ -44,9 +48,9 @@ if [ $rc = 124 ] || [ $rc = 137 ]; then
 	echo "boot.sh: $MODE/$JOB: timed out after ${TIMEOUT}s (log: $LOG)" >&2
 	exit 1
 fi
-if grep -Eq 'Kernel panic|WARNING: CPU|BUG:|Oops|Internal error|lockdep|RCU stall' "$LOG"; then
+if ! errors=$("$TOP/tests/scan-console.sh" "$LOG"); then
 	echo "boot.sh: $MODE/$JOB: kernel error (log: $LOG):" >&2
-	grep -E -m5 'Kernel panic|WARNING: CPU|BUG:|Oops|Internal error|lockdep|RCU stall' "$LOG" >&2
+	echo "$errors" >&2
 	exit 1
 fi
 if ! grep -q '^@@DONE' "$LOG"; then

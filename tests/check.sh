@@ -11,7 +11,7 @@ BUILD=${BUILD:-$TOP/build}
 what=${1:-all}
 [ $# -gt 0 ] && shift
 KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
-BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57}}
+BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57 vhe-debug nvhe-debug protected-debug}}
 passed=0
 failed=0
 
@@ -40,9 +40,12 @@ run_boot() {
 	for mode in $BOOT_MODES; do
 		log=$BUILD/logs/$mode-check.log
 		start=$(date +%s)
-		jobs=check,fuzz,kvm	# fuzz before KVM: see README, Known limits
-		[ "$mode" = el1 ] && jobs=check,fuzz	# no EL2: no KVM
-		[ "$mode" = a57 ] && jobs=check		# the chained-counter PMU
+		case "$mode" in
+		el1) jobs=check,fuzz ;;		# no EL2: no KVM
+		a57) jobs=check ;;		# the chained-counter PMU
+		*-debug) jobs=fuzz,kvm,debug ;;	# lockdep: no exact counts
+		*) jobs=check,fuzz,kvm ;;	# fuzz before KVM: README, Known limits
+		esac
 		if "$TOP/tests/boot.sh" "$mode" "$jobs" "$log"; then
 			count 1 0
 		else
@@ -67,9 +70,29 @@ run_docs() {
 	fi
 }
 
+# The console scan every boot relies on flags each sample of a kernel
+# error report in tests/console/bad-*.txt, and no line of a clean boot.
+run_scan() {
+	wrong=""
+	for f in "$TOP"/tests/console/*.txt; do
+		"$TOP/tests/scan-console.sh" "$f" >/dev/null
+		rc=$?
+		case "${f##*/}" in
+		bad-*) [ $rc = 1 ] || wrong="$wrong ${f##*/}" ;;
+		*) [ $rc = 0 ] || wrong="$wrong ${f##*/}" ;;
+		esac
+	done
+	if [ -z "$wrong" ]; then
+		count 1 0
+	else
+		echo "scan-console.sh misjudges:$wrong"
+		count 0 1
+	fi
+}
+
 case "$what" in
-all) run_docs; run_kunit; run_boot ;;
-docs) run_docs ;;
+all) run_docs; run_scan; run_kunit; run_boot ;;
+docs) run_docs; run_scan ;;
 kunit) run_kunit ;;
 boot) run_boot ;;
 *) echo "usage: $0 all|docs|kunit|boot [MODE...]" >&2; exit 2 ;;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Attr fuzzing: 100,000 random perf_event_attrs against our PMU, the raw
 # and the generic types, with a fixed seed (printed).  Sourced by /init.
-mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
+mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 type=$(cat /sys/bus/event_source/devices/armv8_pmuv3/type)
 seed=20261202
 count=$(sed -n 's/.*pmuv3\.fuzz=\([0-9]*\).*/\1/p' /proc/cmdline)

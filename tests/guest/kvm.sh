@@ -3,7 +3,7 @@
 # KVM checks: our pmu_split test, the base tree's vpmu_counter_access
 # selftest, and the real perf tool's view of a guest.  Sourced by /init.
 
-mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
+mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 
 result() {	# name ok(0/1) detail...
 	name=$1; ok=$2; shift 2
@@ -29,8 +29,15 @@ run_ours() {	# name
 	result "$1" $? "exit $rc"
 }
 
-run_ours pmu_split
-run_ours vpmu_self_count
+# A -debug kernel (lockdep) spends more time in every exit, and QEMU
+# credits part of each interrupt it takes to the guest (README, Known
+# limits): its boots run the programs that try to break things, whose
+# checks are partitions and health; the figures come from the plain boots.
+case "$mode" in
+*-debug) ;;
+*)	run_ours pmu_split
+	run_ours vpmu_self_count ;;
+esac
 run_ours pmu_stress
 run_ours vpmu_hostile
 run_ours pmu_concurrency
@@ -39,6 +46,8 @@ run_ours pmu_concurrency
 rc=$?
 tail -3 /tmp/vpmu.out
 [ $rc = 0 ]; result vpmu_counter_access $? "exit $rc"
+
+case "$mode" in *-debug) return 0 2>/dev/null || exit 0 ;; esac
 
 # perf's own view of the test VM: guest-only (:G) and host-only (:H).
 # perf opens a plain "instructions" with exclude_guest set, so it equals
