@@ -3,41 +3,44 @@
  * fuzz_attr: a bounded perf_event_open fuzzer for the PMUv3 driver.
  *
  * Usage: fuzz_attr PMU_TYPE COUNT SEED [SAMPLING [FIRST [TRACE]]]
- * (attrs FIRST..COUNT-1 only, each printed to stderr when TRACE is set)
+ * (SAMPLING 0: counting attrs only; attrs FIRST..COUNT-1 only, each
+ * printed to stderr when TRACE is set)
  *
  * Each round builds a random perf_event_attr for our PMU type, the raw
  * type or the generic hardware/cache types: random config/config1/config2
  * (biased towards the format's fields and their edges), every exclude_*
- * bit, sample types and periods, inherit, pinned, exclusive, and now and
- * then a group of hardware and software events.  What opens is enabled,
- * read, reset, read again and closed while a workload thread runs.  The
+ * bit, every sample type with periods and frequencies, inherit, pinned,
+ * exclusive, and now and then a group of hardware and software events.
+ * What opens is enabled, run (a sampling event for a few periods, half
+ * of them into a ring buffer), read, reset and closed while a workload
+ * thread runs.  The
  * kernel must not WARN, oops or stall (the boot test reads the console);
  * every failure must be an errno the ABI allows; a control event opened
  * before and after must count a known loop exactly.
  *
- * Prints "fuzz_attr: N attrs, O opened, errno histogram" and a PASS/FAIL
- * line per check.
+ * Prints "fuzz_attr: N attrs, O opened, errno histogram", the sampling
+ * figures, and a PASS/FAIL line per check.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#define PAGE_SIZE	4096UL
 
 #define LOOP_ITERS	100000UL
 
 static volatile int stop;
-/*
- * Sampling attrs are off unless asked for (fuzz_attr ... 1): under QEMU
- * 7.2 -icount some of them (e.g. raw INST_RETIRED, or a user-only
- * CPU_CYCLES on PMCCNTR) stall or hang the stock kernel and ours alike.
- */
-static int sampling;
+static int sampling, trace;
 static uint64_t state;
 
 static uint64_t rnd(void)
@@ -155,18 +158,57 @@ static void random_attr(struct perf_event_attr *attr, uint32_t pmu_type)
 	attr->disabled = !!(bits & 0x80000);
 	if (sampling && (bits & 0x100000)) {
 		/*
-		 * Under QEMU -icount every interrupt's cost is virtual time
-		 * too: periods of a few instructions keep a CPU in the
-		 * overflow handler long enough for RCU stall reports, on the
-		 * stock kernel as on ours.  Stay above 10,000.
+		 * Half the time what perf record asks for, half the time any
+		 * of the sample types the ABI defines; their side fields too.
 		 */
-		attr->sample_period = 10000 + (rnd() % 1000000);
-		attr->sample_type = rnd() & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-					     PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD);
+		attr->sample_type = rnd() & (bits & 0x8000000 ?
+			PERF_SAMPLE_MAX - 1 :
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+			PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+			PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_READ);
+		attr->sample_regs_user = rnd() & ((bits & 0x400000) ? ~0ULL :
+						   (1ULL << 33) - 1);
+		attr->sample_stack_user = (rnd() % 4) * 4096 + (bits & 0x800000 ? 8 : 0);
+		attr->sample_max_stack = rnd() % 160;
+		attr->sample_id_all = !!(bits & 0x1000000);
+		attr->precise_ip = (bits >> 25) & 3;
+		/* half of them on events QEMU's PMU counts, so they overflow */
+		if (bits & 0x10000000) {
+			attr->type = PERF_TYPE_HARDWARE;
+			attr->config = rnd() & 1 ? PERF_COUNT_HW_INSTRUCTIONS :
+						   PERF_COUNT_HW_CPU_CYCLES;
+		}
+		if (bits & 0x200000) {
+			attr->freq = 1;
+			attr->sample_freq = 100 + rnd() % 20000;
+		} else {
+			attr->sample_period = 1000 + rnd() % 100000;
+		}
 	}
 	attr->read_format = rnd() & (PERF_FORMAT_TOTAL_TIME_ENABLED |
 				     PERF_FORMAT_TOTAL_TIME_RUNNING |
 				     PERF_FORMAT_ID);
+}
+
+/*
+ * The fuzzing thread and the workload share CPU 0, taking turns through
+ * the scheduler (so events are scheduled in and out under load).  Not
+ * on two CPUs: QEMU 7.2 with -icount runs vCPUs in turn and derives each
+ * vCPU's cycle and instruction counts from one global clock, so an
+ * EL0-only event on a vCPU that waits at EL0 for its turn counts the
+ * other vCPU's work.  A sampling event then overflows on the other
+ * vCPU's instructions, on the stock kernel as on ours, and the fuzzing
+ * thread makes almost no progress (README, Known limits).
+ */
+static void pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("fuzz_attr: sched_setaffinity");
 }
 
 /* errnos perf_event_open may return for a bad or unsupported attr. */
@@ -174,19 +216,45 @@ static int allowed_errno(int e)
 {
 	return e == EINVAL || e == ENOENT || e == EOPNOTSUPP || e == EACCES ||
 	       e == EPERM || e == E2BIG || e == ENOSPC || e == EBUSY ||
-	       e == EMFILE;
+	       e == EMFILE || e == EOVERFLOW;
 }
 
-static void exercise(int fd)
+static unsigned long sampled, mapped, sample_bytes;
+
+/*
+ * Enable, run, read, reset, disable.  A sampling event runs a few of its
+ * periods, so that it overflows and the interrupt handler, the period
+ * reset and the kernel's throttling all run, and half of them write
+ * their samples into a ring buffer.
+ */
+static void exercise(int fd, const struct perf_event_attr *attr, int map)
 {
+	size_t len = 3 * PAGE_SIZE;
+	unsigned long loop = 200;
+	struct perf_event_mmap_page *page = MAP_FAILED;
 	uint64_t buf[8];
 
+	if (attr->sample_period) {
+		sampled++;
+		loop = attr->freq ? 200000 : 3 * attr->sample_period;
+		if (map)
+			page = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				    MAP_SHARED, fd, 0);
+	}
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(200);
+	spin(loop);
 	if (read(fd, buf, sizeof(buf)) < 0 && errno != ENOSPC)
 		perror("read");
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (page != MAP_FAILED) {
+		mapped++;
+		sample_bytes += page->data_head;
+		if (trace)
+			fprintf(stderr, "S loop %lu head %llu\n", loop,
+				(unsigned long long)page->data_head);
+		munmap(page, len);
+	}
 }
 
 int main(int argc, char **argv)
@@ -195,14 +263,15 @@ int main(int argc, char **argv)
 	unsigned long count = argc > 2 ? strtoul(argv[2], NULL, 0) : 100000;
 	uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
 	unsigned long first = argc > 5 ? strtoul(argv[5], NULL, 0) : 0;
-	int trace = argc > 6 && atoi(argv[6]);
 	unsigned long i, opened = 0, bad_errno = 0, hist[160] = { 0 };
 	long long control_before, control_after;
 	pthread_t thread;
 	int e;
 
-	sampling = argc > 4 && atoi(argv[4]);
+	sampling = argc > 4 ? atoi(argv[4]) : 1;
+	trace = argc > 6 && atoi(argv[6]);
 
+	pin_to_cpu0();
 	state = seed ?: 1;
 	control_before = control_count();
 	pthread_create(&thread, NULL, workload, NULL);
@@ -215,7 +284,7 @@ int main(int argc, char **argv)
 		state = (seed ^ (i * 0x9E3779B97F4A7C15ULL)) ?: 1;
 		random_attr(&attr, pmu_type);
 		if (trace)
-			fprintf(stderr, "A %lu type %u config %#llx c1 %#llx c2 %#llx xu%d xk%d xhv%d xH%d xG%d inh%d pin%d exc%d dis%d period %llu st %#llx rf %#llx\n",
+			fprintf(stderr, "A %lu type %u config %#llx c1 %#llx c2 %#llx xu%d xk%d xhv%d xH%d xG%d inh%d pin%d exc%d dis%d period %llu freq %d st %#llx rf %#llx\n",
 				i, attr.type, (unsigned long long)attr.config,
 				(unsigned long long)attr.config1,
 				(unsigned long long)attr.config2, attr.exclude_user,
@@ -223,7 +292,7 @@ int main(int argc, char **argv)
 				attr.exclude_host, attr.exclude_guest, attr.inherit,
 				attr.pinned, attr.exclusive, attr.disabled,
 				(unsigned long long)attr.sample_period,
-				(unsigned long long)attr.sample_type,
+				attr.freq, (unsigned long long)attr.sample_type,
 				(unsigned long long)attr.read_format);
 		fd = perf_open(&attr, -1);
 		if (fd < 0) {
@@ -241,21 +310,13 @@ int main(int argc, char **argv)
 			/* a sibling: hardware or software */
 			random_attr(&sib, pmu_type);
 			if (rnd() & 1) {
-				/*
-				 * Counting only: a sampling task-clock is an
-				 * hrtimer every 10us, which under -icount (time
-				 * is instructions) leaves a CPU nothing but
-				 * timer interrupts.
-				 */
 				sib.type = PERF_TYPE_SOFTWARE;
 				sib.config = PERF_COUNT_SW_TASK_CLOCK;
-				sib.sample_period = 0;
-				sib.sample_type = 0;
 			}
 			sib.pinned = sib.exclusive = 0;
 			sfd = perf_open(&sib, fd);
 		}
-		exercise(fd);
+		exercise(fd, &attr, rnd() & 1);
 		if (sfd >= 0)
 			close(sfd);
 		close(fd);
@@ -272,6 +333,10 @@ int main(int argc, char **argv)
 	printf("\n");
 	printf("%s errnos: %lu outside the allowed set\n",
 	       bad_errno ? "FAIL" : "PASS", bad_errno);
+	if (sampling)
+		printf("%s sampling: %lu sampling events run, %lu with a ring buffer, %lu bytes of records\n",
+		       sample_bytes ? "PASS" : "FAIL", sampled, mapped,
+		       sample_bytes);
 	/*
 	 * The count includes the C library's read() around the loop, which
 	 * takes a few more instructions once the process has had a thread.
