@@ -21,7 +21,7 @@ case "$MODE" in
 esac
 INITRD=${INITRD:-$BUILD/initramfs.cpio}
 TIMEOUT=${BOOT_TIMEOUT:-300}
-CPU=${QEMU_CPU:-max}
+CPU=${QEMU_CPU:-max}	# QEMU_SMP= sets -smp (default 2)
 
 virt=on
 extra=""
@@ -37,7 +37,7 @@ esac
 mkdir -p "$(dirname "$LOG")"
 timeout --foreground -k 10 "$TIMEOUT" qemu-system-aarch64 \
 	-M "virt,virtualization=$virt,gic-version=3" -cpu "$CPU" \
-	-icount shift=0 -smp 2 -m 2G -nographic -no-reboot -nic none \
+	-icount shift=0 -smp "${QEMU_SMP:-2}" -m 2G -nographic -no-reboot -nic none \
 	-kernel "$KERNEL" -initrd "$INITRD" \
 	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB pmuv3.mode=$MODE $extra ${BOOT_APPEND:-}" \
 	</dev/null >"$LOG" 2>&1

@@ -5,6 +5,8 @@
 mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 type=$(cat /sys/bus/event_source/devices/armv8_pmuv3/type)
 seed=20261202
+# The debug-kernel boots draw another 100,000 attrs.
+case "$mode" in *-debug) seed=20261203 ;; esac
 # Replaying, from the kernel command line (BOOT_APPEND=...):
 #   pmuv3.fuzz=N                 attrs 0..N-1 (default 100,000)
 #   pmuv3.fuzzargs=S,FIRST,TRACE sampling attrs on (S=1, the default) or
