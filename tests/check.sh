@@ -42,7 +42,7 @@ run_boot() {
 		start=$(date +%s)
 		case "$mode" in
 		el1) jobs=check,fuzz ;;		# no EL2: no KVM
-		a57) jobs=check ;;		# the chained-counter PMU
+		a57) jobs=check,fuzz ;;		# the chained-counter PMU
 		*-debug) jobs=fuzz,kvm,debug ;;	# lockdep: no exact counts
 		*) jobs=check,fuzz,kvm ;;	# fuzz before KVM: README, Known limits
 		esac
