@@ -10,10 +10,11 @@
  * type or the generic hardware/cache types: random config/config1/config2
  * (biased towards the format's fields and their edges), every exclude_*
  * bit, every sample type with periods and frequencies, inherit, pinned,
- * exclusive, and now and then a group of hardware and software events.
- * What opens is enabled, run (a sampling event for a few periods, half
- * of them into a ring buffer), read, reset and closed while a workload
- * thread runs.  The
+ * exclusive, and now and then a group of hardware and software events;
+ * one in eight counts a whole CPU instead of this thread.  What opens is
+ * enabled, run (a sampling event for a few periods, half of them into a
+ * ring buffer; an inherited one now and then with a child process),
+ * read, reset and closed while a workload thread runs.  The
  * kernel must not WARN, oops or stall (the boot test reads the console);
  * every failure must be an errno the ABI allows; a control event opened
  * before and after must count a known loop exactly.
@@ -33,6 +34,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PAGE_SIZE	4096UL
@@ -52,9 +54,18 @@ static uint64_t rnd(void)
 	return state * 0x2545F4914F6CDD1DULL;
 }
 
-static int perf_open(struct perf_event_attr *attr, int group)
+/* What an event counts: this thread (pid 0, cpu -1) or a whole CPU. */
+struct target {
+	pid_t pid;
+	int cpu;
+};
+
+static const struct target this_thread = { .pid = 0, .cpu = -1 };
+
+static int perf_open(struct perf_event_attr *attr, struct target t,
+		     int group)
 {
-	return syscall(__NR_perf_event_open, attr, 0, -1, group, 0);
+	return syscall(__NR_perf_event_open, attr, t.pid, t.cpu, group, 0);
 }
 
 #define CONTROL_SLACK	200
@@ -87,7 +98,7 @@ static long long control_once(void)
 		.exclude_kernel = 1, .exclude_hv = 1,
 	};
 	long long before, after;
-	int fd = perf_open(&attr, -1);
+	int fd = perf_open(&attr, this_thread, -1);
 
 	if (fd < 0)
 		return -1;
@@ -179,6 +190,12 @@ static void random_attr(struct perf_event_attr *attr, uint32_t pmu_type)
 			attr->config = rnd() & 1 ? PERF_COUNT_HW_INSTRUCTIONS :
 						   PERF_COUNT_HW_CPU_CYCLES;
 		}
+		/*
+		 * A frequency above kernel.perf_event_max_sample_rate is
+		 * EINVAL, and the kernel lowers that limit when overflow
+		 * handlers run long: how many of these open varies a little
+		 * from boot to boot, though the attrs do not.
+		 */
 		if (bits & 0x200000) {
 			attr->freq = 1;
 			attr->sample_freq = 100 + rnd() % 20000;
@@ -219,7 +236,20 @@ static int allowed_errno(int e)
 	       e == EMFILE || e == EOVERFLOW;
 }
 
-static unsigned long sampled, mapped, sample_bytes;
+static unsigned long sampled, mapped, sample_bytes, cpu_wide, children;
+
+/* A child that inherits this thread's events, works a little and exits. */
+static void run_child(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		spin(10000);
+		_exit(0);
+	}
+	if (pid > 0 && waitpid(pid, NULL, 0) == pid)
+		children++;
+}
 
 /*
  * Enable, run, read, reset, disable.  A sampling event runs a few of its
@@ -243,6 +273,8 @@ static void exercise(int fd, const struct perf_event_attr *attr, int map)
 	}
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	spin(loop);
+	if (attr->inherit && rnd() % 4 == 0)
+		run_child();
 	if (read(fd, buf, sizeof(buf)) < 0 && errno != ENOSPC)
 		perror("read");
 	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
@@ -255,6 +287,75 @@ static void exercise(int fd, const struct perf_event_attr *attr, int map)
 				(unsigned long long)page->data_head);
 		munmap(page, len);
 	}
+}
+
+/* One attr in eight counts a whole CPU, 0 or 1, rather than this thread. */
+static struct target random_target(void)
+{
+	struct target t = this_thread;
+
+	if (rnd() % 8 == 0) {
+		t.pid = -1;
+		t.cpu = rnd() % 2;
+	}
+	return t;
+}
+
+static void print_attr(unsigned long i, const struct perf_event_attr *attr,
+		       struct target t)
+{
+	fprintf(stderr, "A %lu pid %d cpu %d type %u config %#llx c1 %#llx c2 %#llx xu%d xk%d xhv%d xH%d xG%d inh%d pin%d exc%d dis%d period %llu freq %d st %#llx rf %#llx\n",
+		i, t.pid, t.cpu, attr->type, (unsigned long long)attr->config,
+		(unsigned long long)attr->config1,
+		(unsigned long long)attr->config2, attr->exclude_user,
+		attr->exclude_kernel, attr->exclude_hv, attr->exclude_host,
+		attr->exclude_guest, attr->inherit, attr->pinned,
+		attr->exclusive, attr->disabled,
+		(unsigned long long)attr->sample_period, attr->freq,
+		(unsigned long long)attr->sample_type,
+		(unsigned long long)attr->read_format);
+}
+
+/*
+ * Attr i of the run: open it, now and then with a sibling (hardware or
+ * software) in its group, exercise it and close it.  Returns -1 if it
+ * opened, else the errno.  Each attr comes from its own seed, so any
+ * one can be replayed alone.
+ */
+static int fuzz_one(uint64_t seed, unsigned long i, uint32_t pmu_type)
+{
+	struct perf_event_attr attr, sib;
+	struct target t;
+	int fd, sfd = -1, e;
+
+	state = (seed ^ (i * 0x9E3779B97F4A7C15ULL)) ?: 1;
+	random_attr(&attr, pmu_type);
+	t = random_target();
+	if (trace)
+		print_attr(i, &attr, t);
+	fd = perf_open(&attr, t, -1);
+	if (fd < 0) {
+		e = errno;
+		if (!allowed_errno(e))
+			fprintf(stderr, "fuzz_attr: errno %d for attr %lu\n", e, i);
+		return e;
+	}
+	if (t.cpu >= 0)
+		cpu_wide++;
+	if (rnd() % 4 == 0) {
+		random_attr(&sib, pmu_type);
+		if (rnd() & 1) {
+			sib.type = PERF_TYPE_SOFTWARE;
+			sib.config = PERF_COUNT_SW_TASK_CLOCK;
+		}
+		sib.pinned = sib.exclusive = 0;
+		sfd = perf_open(&sib, t, fd);
+	}
+	exercise(fd, &attr, rnd() & 1);
+	if (sfd >= 0)
+		close(sfd);
+	close(fd);
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -277,56 +378,21 @@ int main(int argc, char **argv)
 	pthread_create(&thread, NULL, workload, NULL);
 
 	for (i = first; i < count; i++) {
-		struct perf_event_attr attr, sib;
-		int fd, sfd = -1;
-
-		/* Each attr from its own seed: any one can be replayed alone. */
-		state = (seed ^ (i * 0x9E3779B97F4A7C15ULL)) ?: 1;
-		random_attr(&attr, pmu_type);
-		if (trace)
-			fprintf(stderr, "A %lu type %u config %#llx c1 %#llx c2 %#llx xu%d xk%d xhv%d xH%d xG%d inh%d pin%d exc%d dis%d period %llu freq %d st %#llx rf %#llx\n",
-				i, attr.type, (unsigned long long)attr.config,
-				(unsigned long long)attr.config1,
-				(unsigned long long)attr.config2, attr.exclude_user,
-				attr.exclude_kernel, attr.exclude_hv,
-				attr.exclude_host, attr.exclude_guest, attr.inherit,
-				attr.pinned, attr.exclusive, attr.disabled,
-				(unsigned long long)attr.sample_period,
-				attr.freq, (unsigned long long)attr.sample_type,
-				(unsigned long long)attr.read_format);
-		fd = perf_open(&attr, -1);
-		if (fd < 0) {
-			e = errno;
-			hist[e < 160 ? e : 0]++;
-			if (!allowed_errno(e)) {
-				bad_errno++;
-				fprintf(stderr, "fuzz_attr: errno %d for type %u config %#llx\n",
-					e, attr.type, (unsigned long long)attr.config);
-			}
+		e = fuzz_one(seed, i, pmu_type);
+		if (e < 0) {
+			opened++;
 			continue;
 		}
-		opened++;
-		if (rnd() % 4 == 0) {
-			/* a sibling: hardware or software */
-			random_attr(&sib, pmu_type);
-			if (rnd() & 1) {
-				sib.type = PERF_TYPE_SOFTWARE;
-				sib.config = PERF_COUNT_SW_TASK_CLOCK;
-			}
-			sib.pinned = sib.exclusive = 0;
-			sfd = perf_open(&sib, fd);
-		}
-		exercise(fd, &attr, rnd() & 1);
-		if (sfd >= 0)
-			close(sfd);
-		close(fd);
+		hist[e < 160 ? e : 0]++;
+		if (!allowed_errno(e))
+			bad_errno++;
 	}
 	stop = 1;
 	pthread_join(thread, NULL);
 	control_after = control_count();
 
-	printf("fuzz_attr: seed %llu, %lu attrs, %lu opened; errnos:",
-	       (unsigned long long)seed, count, opened);
+	printf("fuzz_attr: seed %llu, %lu attrs, %lu opened (%lu CPU-wide, %lu children under inherit); errnos:",
+	       (unsigned long long)seed, count, opened, cpu_wide, children);
 	for (e = 0; e < 160; e++)
 		if (hist[e])
 			printf(" %s=%lu", strerror(e), hist[e]);
