@@ -142,6 +142,45 @@ static long long control_count(void)
 	return best;
 }
 
+/* The sampling half of an attr: type, side fields, period or frequency. */
+static void random_sampling(struct perf_event_attr *attr, uint64_t bits)
+{
+	/*
+	 * Half the time what perf record asks for, half the time any
+	 * of the sample types the ABI defines; their side fields too.
+	 */
+	attr->sample_type = rnd() & (bits & 0x8000000 ?
+		PERF_SAMPLE_MAX - 1 :
+		PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+		PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_READ);
+	attr->sample_regs_user = rnd() & ((bits & 0x400000) ? ~0ULL :
+					   (1ULL << 33) - 1);
+	attr->sample_stack_user = (rnd() % 4) * 4096 + (bits & 0x800000 ? 8 : 0);
+	attr->sample_max_stack = rnd() % 160;
+	attr->sample_id_all = !!(bits & 0x1000000);
+	attr->precise_ip = (bits >> 25) & 3;
+	/* half of them on events QEMU's PMU counts, so they overflow */
+	if (bits & 0x10000000) {
+		attr->type = PERF_TYPE_HARDWARE;
+		attr->config = rnd() & 1 ? PERF_COUNT_HW_INSTRUCTIONS :
+					   PERF_COUNT_HW_CPU_CYCLES;
+	}
+	/*
+	 * A frequency above kernel.perf_event_max_sample_rate is
+	 * EINVAL, and the kernel lowers that limit when overflow
+	 * handlers run long: how many of these open varies a little
+	 * from boot to boot, though the attrs do not.
+	 */
+	if (bits & 0x200000) {
+		attr->freq = 1;
+		attr->sample_freq = 100 + rnd() % 20000;
+	} else {
+		attr->sample_period = 1000 + rnd() % 100000;
+	}
+}
+
 static void random_attr(struct perf_event_attr *attr, uint32_t pmu_type)
 {
 	static const uint32_t types[] = {
@@ -167,42 +206,8 @@ static void random_attr(struct perf_event_attr *attr, uint32_t pmu_type)
 	attr->pinned = (bits & 0x18000) == 0x18000;
 	attr->exclusive = (bits & 0x60000) == 0x60000;
 	attr->disabled = !!(bits & 0x80000);
-	if (sampling && (bits & 0x100000)) {
-		/*
-		 * Half the time what perf record asks for, half the time any
-		 * of the sample types the ABI defines; their side fields too.
-		 */
-		attr->sample_type = rnd() & (bits & 0x8000000 ?
-			PERF_SAMPLE_MAX - 1 :
-			PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
-			PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
-			PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_READ);
-		attr->sample_regs_user = rnd() & ((bits & 0x400000) ? ~0ULL :
-						   (1ULL << 33) - 1);
-		attr->sample_stack_user = (rnd() % 4) * 4096 + (bits & 0x800000 ? 8 : 0);
-		attr->sample_max_stack = rnd() % 160;
-		attr->sample_id_all = !!(bits & 0x1000000);
-		attr->precise_ip = (bits >> 25) & 3;
-		/* half of them on events QEMU's PMU counts, so they overflow */
-		if (bits & 0x10000000) {
-			attr->type = PERF_TYPE_HARDWARE;
-			attr->config = rnd() & 1 ? PERF_COUNT_HW_INSTRUCTIONS :
-						   PERF_COUNT_HW_CPU_CYCLES;
-		}
-		/*
-		 * A frequency above kernel.perf_event_max_sample_rate is
-		 * EINVAL, and the kernel lowers that limit when overflow
-		 * handlers run long: how many of these open varies a little
-		 * from boot to boot, though the attrs do not.
-		 */
-		if (bits & 0x200000) {
-			attr->freq = 1;
-			attr->sample_freq = 100 + rnd() % 20000;
-		} else {
-			attr->sample_period = 1000 + rnd() % 100000;
-		}
-	}
+	if (sampling && (bits & 0x100000))
+		random_sampling(attr, bits);
 	attr->read_format = rnd() & (PERF_FORMAT_TOTAL_TIME_ENABLED |
 				     PERF_FORMAT_TOTAL_TIME_RUNNING |
 				     PERF_FORMAT_ID);
