@@ -5,7 +5,8 @@ INITRAMFS	:= $(BUILD)/initramfs.cpio
 GUEST_FILES	:= $(wildcard tests/guest/*)
 KVM_TESTS	:= $(BUILD)/kvm-bin/.stamp
 KUNIT_MODES	?= el1 vhe nvhe
-BOOT_MODES	?= vhe nvhe protected el1 a57 vhe-debug nvhe-debug protected-debug
+BOOT_MODES	?= vhe nvhe protected el1 a57 vhe-up nvhe-up protected-up \
+		   vhe-debug nvhe-debug protected-debug
 
 .PHONY: kunit boot-check
 

@@ -4,9 +4,10 @@
 # Boot the built kernel with the test initramfs under QEMU and run one
 # guest job.  Usage: tests/boot.sh MODE JOB [LOG]
 #   MODE: vhe | nvhe | protected | el1 | a57, optionally with -debug
-#         (a57: nVHE on -cpu cortex-a57, a PMUv3 for Armv8.0 with 32-bit
-#         event counters, where long=1 uses chained pairs; -debug: the
-#         kernel-debug build, with lockdep, in the same host mode)
+#         or -up (a57: nVHE on -cpu cortex-a57, a PMUv3 for Armv8.0 with
+#         32-bit event counters, where long=1 uses chained pairs; -debug:
+#         the kernel-debug build, with lockdep, in the same host mode;
+#         -up: one CPU, where QEMU's PMU counts are exact, see README)
 # The guest prints "@@TEST name PASS|FAIL detail" lines and "@@DONE"; the
 # console log is kept in LOG.  Exits 1 on timeout, panic, WARN or oops.
 set -u
@@ -21,11 +22,13 @@ case "$MODE" in
 esac
 INITRD=${INITRD:-$BUILD/initramfs.cpio}
 TIMEOUT=${BOOT_TIMEOUT:-300}
-CPU=${QEMU_CPU:-max}	# QEMU_SMP= sets -smp (default 2)
+CPU=${QEMU_CPU:-max}
 
 virt=on
 extra=""
-case "${MODE%-debug}" in
+SMP=${QEMU_SMP:-2}
+case "$MODE" in *-up) SMP=1 ;; esac
+case "${MODE%-*}" in
 vhe) ;;
 nvhe) extra="kvm-arm.mode=nvhe" ;;
 protected) extra="kvm-arm.mode=protected" ;;
@@ -37,7 +40,7 @@ esac
 mkdir -p "$(dirname "$LOG")"
 timeout --foreground -k 10 "$TIMEOUT" qemu-system-aarch64 \
 	-M "virt,virtualization=$virt,gic-version=3" -cpu "$CPU" \
-	-icount shift=0 -smp "${QEMU_SMP:-2}" -m 2G -nographic -no-reboot -nic none \
+	-icount shift=0 -smp "$SMP" -m 2G -nographic -no-reboot -nic none \
 	-kernel "$KERNEL" -initrd "$INITRD" \
 	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB pmuv3.mode=$MODE $extra ${BOOT_APPEND:-}" \
 	</dev/null >"$LOG" 2>&1

@@ -181,6 +181,7 @@ int main(int argc, char **argv)
 	uint64_t el0_expect = rounds * (2 * n0 + 1);
 	uint64_t el1_loops = rounds * 2 * n1;
 	int64_t host_growth, growth;
+	uint64_t el0_slack, el1_slack;
 	int i;
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PSCI_0_2));
@@ -209,16 +210,26 @@ int main(int argc, char **argv)
 	check_partition("cycles", &variants[0], &cyc[0]);
 
 	/*
-	 * EL0 is only the guest's loop here, one SVC per round.  Under QEMU
-	 * 7.2 a run sometimes shows a few thousand more guest EL0
-	 * instructions on VHE and protected hosts (the stock kernel too):
-	 * allow 0.5% above, and report the excess.
+	 * QEMU 7.2 derives every vCPU's counts from one clock, so while
+	 * this vCPU waits for its turn at guest EL0 or EL1 its counters take
+	 * in the other vCPU's work (README, Known limits).  With one CPU
+	 * online nothing else runs and the figures must be exact; with two,
+	 * allow 0.5% and report the difference.
 	 */
+	if (sysconf(_SC_NPROCESSORS_ONLN) == 1) {
+		el0_slack = 0;
+		el1_slack = 0;
+	} else {
+		el0_slack = el0_expect / 200;
+		el1_slack = el1_loops / 200;
+	}
+	/* EL0 is only the guest's loop here, one SVC per round. */
 	check(insn[2].v[GUEST] >= el0_expect &&
-	      (insn[2].v[GUEST] - el0_expect) * 200 <= el0_expect,
+	      insn[2].v[GUEST] - el0_expect <= el0_slack,
 	      "guest EL0 matches loops",
-	      "guest-only exclude_kernel = %lu, expected %lu (+%lu)",
-	      insn[2].v[GUEST], el0_expect, insn[2].v[GUEST] - el0_expect);
+	      "guest-only exclude_kernel = %lu, expected %lu (+%lu, slack %lu)",
+	      insn[2].v[GUEST], el0_expect, insn[2].v[GUEST] - el0_expect,
+	      el0_slack);
 	/* EL1 adds the guest's own per-round code: bounded by GUEST_EL1_COST. */
 	check(insn[1].v[GUEST] >= el1_loops &&
 	      insn[1].v[GUEST] <= el1_loops + rounds * GUEST_EL1_COST,
@@ -227,10 +238,10 @@ int main(int argc, char **argv)
 	      insn[1].v[GUEST], el1_loops,
 	      (double)(insn[1].v[GUEST] - el1_loops) / rounds, GUEST_EL1_COST);
 	growth = again[0].v[GUEST] - insn[0].v[GUEST];
-	check(llabs(growth - (int64_t)el1_loops) * 200 <= (int64_t)el1_loops,
+	check(llabs(growth - (int64_t)el1_loops) <= (int64_t)el1_slack,
 	      "guest grows with its loop",
-	      "guest-only(2xEL1) - guest-only = %ld, expected %lu (tolerance 0.5%%)",
-	      growth, el1_loops);
+	      "guest-only(2xEL1) - guest-only = %ld, expected %lu (slack %lu)",
+	      growth, el1_loops, el1_slack);
 	host_growth = again[0].v[HOST] - insn[0].v[HOST];
 	/*
 	 * Host work (ticks, first-touch faults) varies run to run by up to a
