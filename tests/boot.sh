@@ -9,7 +9,8 @@
 #         the kernel-debug build, with lockdep, in the same host mode;
 #         -up: one CPU, where QEMU's PMU counts are exact, see README)
 # The guest prints "@@TEST name PASS|FAIL detail" lines and "@@DONE"; the
-# console log is kept in LOG.  Exits 1 on timeout, panic, WARN or oops.
+# console log is kept in LOG.  Exits 1 on timeout, or on any kernel
+# error report tests/scan-console.sh finds in the log.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}

@@ -6,7 +6,5 @@
 mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 stats=$(grep -E '^ *(debug_locks|lock-classes|direct dependencies):' \
 	/proc/lockdep_stats 2>/dev/null | tr -s ' ' | tr '\n' ',')
-echo "$stats" | grep -q 'debug_locks: 1,'
-r=$?
-[ $r = 0 ] && v=PASS || v=FAIL
+if echo "$stats" | grep -q 'debug_locks: 1,'; then v=PASS; else v=FAIL; fi
 echo "@@TEST $mode/lockdep_on $v ${stats:-no /proc/lockdep_stats}"
