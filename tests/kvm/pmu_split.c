@@ -209,20 +209,9 @@ int main(int argc, char **argv)
 	check_partition("instructions(2xEL1)", &variants[0], &again[0]);
 	check_partition("cycles", &variants[0], &cyc[0]);
 
-	/*
-	 * QEMU 7.2 derives every vCPU's counts from one clock, so while
-	 * this vCPU waits for its turn at guest EL0 or EL1 its counters take
-	 * in the other vCPU's work (README, Known limits).  With one CPU
-	 * online nothing else runs and the figures must be exact; with two,
-	 * allow 0.5% and report the difference.
-	 */
-	if (sysconf(_SC_NPROCESSORS_ONLN) == 1) {
-		el0_slack = 0;
-		el1_slack = 0;
-	} else {
-		el0_slack = el0_expect / 200;
-		el1_slack = el1_loops / 200;
-	}
+	/* Exact with one CPU online, 0.5% with two (qemu_slack()). */
+	el0_slack = qemu_slack(el0_expect / 200);
+	el1_slack = qemu_slack(el1_loops / 200);
 	/* EL0 is only the guest's loop here, one SVC per round. */
 	check(insn[2].v[GUEST] >= el0_expect &&
 	      insn[2].v[GUEST] - el0_expect <= el0_slack,

@@ -45,8 +45,7 @@
 #define VMM_SPIN	10000000UL
 /*
  * Guest or host instructions two otherwise equal runs may differ by with
- * two CPUs online: QEMU counts the other vCPU's work into a waiting one
- * (README, Known limits).  With one CPU the runs must be equal.
+ * two CPUs online; with one they must be equal (qemu_slack()).
  */
 #define SLACK		64
 
@@ -234,7 +233,7 @@ int main(void)
 {
 	uint64_t quiet[3], spun[3], hostile[3];
 	struct ucall uq, us, uh;
-	int64_t diff, slack = sysconf(_SC_NPROCESSORS_ONLN) == 1 ? 0 : SLACK;
+	int64_t diff, slack = qemu_slack(SLACK);
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 
