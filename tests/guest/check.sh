@@ -5,7 +5,6 @@
 # The host (tests/check.sh) counts them.
 
 PMU=/sys/bus/event_source/devices/armv8_pmuv3
-mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 
 result() {	# name ok(0/1) detail...
 	name=$1; ok=$2; shift 2

@@ -3,7 +3,6 @@
 # still on.  Lockdep turns itself off (debug_locks 0) after its first
 # splat, so a 1 here, with a clean console, means it saw every lock the
 # earlier jobs took and found nothing.  Sourced by /init.
-mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 stats=$(grep -E '^ *(debug_locks|lock-classes|direct dependencies):' \
 	/proc/lockdep_stats 2>/dev/null | tr -s ' ' | tr '\n' ',')
 if echo "$stats" | grep -q 'debug_locks: 1,'; then v=PASS; else v=FAIL; fi

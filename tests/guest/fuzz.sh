@@ -2,7 +2,6 @@
 # Attr fuzzing: 100,000 random perf_event_attrs, counting and sampling,
 # against our PMU, the raw and the generic types, with a fixed seed
 # (printed).  Sourced by /init.
-mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
 type=$(cat /sys/bus/event_source/devices/armv8_pmuv3/type)
 seed=20261202
 # The debug-kernel boots draw another 100,000 attrs.

@@ -3,8 +3,6 @@
 # KVM checks: our pmu_split test, the base tree's vpmu_counter_access
 # selftest, and the real perf tool's view of a guest.  Sourced by /init.
 
-mode=$(sed -n 's/.*pmuv3\.mode=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
-
 result() {	# name ok(0/1) detail...
 	name=$1; ok=$2; shift 2
 	if [ "$ok" = 0 ]; then echo "@@TEST $mode/$name PASS $*"
