@@ -18,12 +18,12 @@
 
 #include <kunit/static_stub.h>
 #include <kvm/arm_pmu_switch.h>
+#include <kvm/arm_pmu_typer.h>
 #include <kunit/visibility.h>
 #include <linux/acpi.h>
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/clocksource.h>
-#include <linux/irq_work.h>
 #include <linux/nmi.h>
 #include <linux/of.h>
 #include <linux/perf/arm_pmu.h>
@@ -55,7 +55,11 @@ struct armv8pmu_cfg_field {
 				 ARMV8PMU_CFG1_TH_COUNT | ARMV8PMU_CFG1_TH_CMP | \
 				 ARMV8PMU_CFG1_TH)
 
-/* The event number field narrowed to 10 bits before PMUv3 for Armv8.1. */
+/*
+ * The event number field narrowed to 10 bits before PMUv3 for Armv8.1
+ * (PMUVer 4, in ID_AA64DFR0_EL1 and in AArch32's ID_DFR0 alike).
+ */
+#define ARMV8PMU_PMUVER_V3P1	4
 #define ARMV8PMU_EVENT_V80	GENMASK(9, 0)
 
 static const struct armv8pmu_cfg_field armv8pmu_cfg_fields[] = {
@@ -227,7 +231,7 @@ static int armv8pmu_check_threshold(const struct perf_event_attr *attr,
 VISIBLE_IF_KUNIT int armv8pmu_check_raw_event(u64 config,
 					      const struct armv8pmu_caps *caps)
 {
-	u64 event_mask = caps->pmuver >= ID_AA64DFR0_EL1_PMUVer_V3P1 ?
+	u64 event_mask = caps->pmuver >= ARMV8PMU_PMUVER_V3P1 ?
 			 ARMV8PMU_CFG_EVENT : ARMV8PMU_EVENT_V80;
 
 	if (config & ~event_mask) {
@@ -310,9 +314,20 @@ static int armv8pmu_alloc_single(unsigned long *used_mask,
 	return -EAGAIN;
 }
 
+/* Take a fixed-function counter (PMCCNTR, PMICNTR) if it exists and is free. */
+static bool armv8pmu_alloc_fixed(unsigned long *used_mask,
+				 const unsigned long *cntr_mask, int idx)
+{
+	return test_bit(idx, cntr_mask) && !__test_and_set_bit(idx, used_mask);
+}
+
 /*
- * Pick counters for an event.  CPU_CYCLES goes to PMCCNTR_EL0 when it is
- * free and no threshold is asked for (PMCCFILTR has no TH field).
+ * Pick counters for an event.  CPU_CYCLES goes to PMCCNTR_EL0 and
+ * INST_RETIRED to PMICNTR_EL0 (FEAT_PMUv3_ICNTR) when they are free and
+ * no threshold is asked for (neither filter register has a TH field).
+ * An event that EL0 reads directly never gets a chained pair, which user
+ * space would read as one 64-bit counter, nor PMICNTR_EL0, which it does
+ * not know how to read.
  *
  * Return: the counter index (the low counter of a pair), or -EAGAIN.
  */
@@ -321,12 +336,16 @@ VISIBLE_IF_KUNIT int armv8pmu_alloc_counter(unsigned long *used_mask,
 					    const struct armv8pmu_alloc_req *req)
 {
 	if (req->evtype == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && !req->threshold &&
-	    test_bit(ARMV8_PMU_CYCLE_IDX, cntr_mask) &&
-	    !__test_and_set_bit(ARMV8_PMU_CYCLE_IDX, used_mask))
+	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_CYCLE_IDX))
 		return ARMV8_PMU_CYCLE_IDX;
+	if (req->evtype == ARMV8_PMUV3_PERFCTR_INST_RETIRED && !req->threshold &&
+	    !req->user_read &&
+	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_INSTR_IDX))
+		return ARMV8_PMU_INSTR_IDX;
 
 	if (req->chained)
-		return armv8pmu_alloc_pair(used_mask, cntr_mask);
+		return req->user_read ? -EAGAIN :
+		       armv8pmu_alloc_pair(used_mask, cntr_mask);
 	return armv8pmu_alloc_single(used_mask, cntr_mask);
 }
 EXPORT_SYMBOL_IF_KUNIT(armv8pmu_alloc_counter);
@@ -348,15 +367,26 @@ VISIBLE_IF_KUNIT enum armv8pmu_host_mode armv8pmu_host_mode(void)
 {
 	KUNIT_STATIC_STUB_REDIRECT(armv8pmu_host_mode);
 
-	if (is_kernel_in_hyp_mode())
-		return ARMV8PMU_MODE_VHE;
-	if (!is_hyp_mode_available())
-		return ARMV8PMU_MODE_GUEST;
-	if (is_protected_kvm_enabled())
-		return ARMV8PMU_MODE_PKVM;
-	return ARMV8PMU_MODE_NVHE;
+	return armv8pmu_running_mode();
 }
 EXPORT_SYMBOL_IF_KUNIT(armv8pmu_host_mode);
+
+/*
+ * Whether KVM can run guests here: KVM built and initialised, which
+ * kvm-arm.mode=none (or no EL2) prevents.  Events are created long after
+ * KVM's initcall, so asking at event creation is safe.
+ */
+VISIBLE_IF_KUNIT bool armv8pmu_kvm_active(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(armv8pmu_kvm_active);
+
+#if IS_ENABLED(CONFIG_KVM) && defined(CONFIG_ARM64)
+	return is_kvm_arm_initialised();
+#else
+	return false;
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_kvm_active);
 
 static const char *const armv8pmu_mode_names[ARMV8PMU_NR_MODES] = {
 	[ARMV8PMU_MODE_VHE]	= "VHE host",
@@ -388,6 +418,8 @@ static u64 armv8pmu_read_evcntr(int idx)
 {
 	if (idx == ARMV8_PMU_CYCLE_IDX)
 		return read_pmccntr();
+	if (idx == ARMV8_PMU_INSTR_IDX)
+		return read_pmicntr();
 	return read_pmevcntrn(idx);
 }
 
@@ -395,17 +427,10 @@ static void armv8pmu_write_evcntr(int idx, u64 val)
 {
 	if (idx == ARMV8_PMU_CYCLE_IDX)
 		write_pmccntr(val);
+	else if (idx == ARMV8_PMU_INSTR_IDX)
+		write_pmicntr(val);
 	else
 		write_pmevcntrn(idx, val);
-}
-
-/* PMCCFILTR_EL0 holds only the filter; PMEVTYPER also the event and TH. */
-static void armv8pmu_write_evtype(int idx, u64 val)
-{
-	if (idx == ARMV8_PMU_CYCLE_IDX)
-		write_pmccfiltr(val & ARMV8PMU_FILTER_MASK);
-	else
-		write_pmevtypern(idx, val);
 }
 
 static void armv8pmu_enable_counters(u64 mask)
@@ -458,7 +483,7 @@ static void armv8pmu_write_userenr(u32 val)
 
 static bool armv8pmu_event_is_chained(struct perf_event *event)
 {
-	return event->hw.idx != ARMV8_PMU_CYCLE_IDX &&
+	return event->hw.idx < ARMV8_PMU_CYCLE_IDX &&
 	       (event->hw.flags & ARMPMU_EVT_64BIT) &&
 	       !is_pmuv3p5(to_arm_pmu(event->pmu)->pmuver);
 }
@@ -482,12 +507,13 @@ static int armv8pmu_event_irq_idx(struct perf_event *event)
 
 /*
  * A 32-bit event on a 64-bit counter (PMCCNTR_EL0, which PMCR.LC makes
- * overflow at 64 bits) is biased so that it overflows at 2^32.
+ * overflow at 64 bits, or PMICNTR_EL0, always 64-bit) is biased so that
+ * it overflows at 2^32.
  */
 static bool armv8pmu_event_needs_bias(struct perf_event *event)
 {
 	return !(event->hw.flags & ARMPMU_EVT_64BIT) &&
-	       event->hw.idx == ARMV8_PMU_CYCLE_IDX;
+	       event->hw.idx >= ARMV8_PMU_CYCLE_IDX;
 }
 
 static u64 armv8pmu_read_counter(struct perf_event *event)
@@ -541,7 +567,7 @@ static bool armv8pmu_program_counter(int idx, u64 typer_host, u64 typer_guest)
 	u64 typer;
 	bool enable = kvm_pmu_counter_add(idx, typer_host, typer_guest, &typer);
 
-	armv8pmu_write_evtype(idx, typer);
+	armv8pmu_write_typer(idx, typer);
 	return enable;
 }
 
@@ -604,10 +630,8 @@ static void armv8pmu_clear_unused_counters(struct arm_pmu *cpu_pmu)
 	int idx;
 
 	for_each_andnot_bit(idx, cpu_pmu->cntr_mask, cpuc->used_mask,
-			    ARMPMU_MAX_HWEVENTS) {
-		if (idx <= ARMV8_PMU_CYCLE_IDX)
-			armv8pmu_write_evcntr(idx, 0);
-	}
+			    ARMPMU_MAX_HWEVENTS)
+		armv8pmu_write_evcntr(idx, 0);
 }
 
 static void armv8pmu_update_user_access(struct arm_pmu *cpu_pmu)
@@ -680,8 +704,11 @@ static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
 	}
 	armv8pmu_start(cpu_pmu);
 
-	/* Work queued from NMI context (e.g. wakeups) runs now. */
-	irq_work_run();
+	/*
+	 * Wakeups and the like were queued as irq_work.  Not run here: with
+	 * pseudo-NMI this handler is an NMI, where irq_work callbacks must
+	 * not run; the irq_work IPI that queueing raised runs them.
+	 */
 	return IRQ_HANDLED;
 }
 
@@ -703,6 +730,7 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 		.chained = (hwc->flags & ARMPMU_EVT_64BIT) &&
 			   !is_pmuv3p5(cpu_pmu->pmuver),
 		.threshold = !!(hwc->config_base & ARMV8_PMU_EVTYPE_TH),
+		.user_read = armv8pmu_event_user_readable(event),
 	};
 
 	return armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
@@ -725,6 +753,11 @@ static int armv8pmu_set_event_filter(struct hw_perf_event *hwc,
 	ret = armv8pmu_attr_to_filter(attr, armv8pmu_host_mode(), &filter);
 	if (ret)
 		return ret;
+	ret = armv8pmu_check_guests(attr, armv8pmu_kvm_active());
+	if (ret) {
+		pr_debug("exclude_host: KVM is not running here\n");
+		return ret;
+	}
 
 	/*
 	 * arm_pmu ORs the event number in after this returns; the threshold
@@ -741,8 +774,12 @@ static void armv8pmu_reset(void *info)
 	struct arm_pmu *cpu_pmu = info;
 	u64 pmcr = ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC;
 
-	armv8pmu_disable_counters(U32_MAX);
-	armv8pmu_disable_intens(U32_MAX);
+	/* Every counter: PMOVSR's P, C and F bits are PMCNTEN's and PMINTEN's. */
+	u64 all = ARMV8_PMU_OVERFLOWED_MASK;
+
+	armv8pmu_disable_counters(all);
+	armv8pmu_disable_intens(all);
+	kvm_pmu_cpu_reset();
 	armv8pmu_write_userenr(0);
 
 	if (is_pmuv3p5(cpu_pmu->pmuver))
@@ -788,6 +825,167 @@ armv8_pmuv3_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
 	ARMV8PMU_CACHE(BPU, READ, MISS)    = ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
 };
 
+/*
+ * IMPLEMENTATION DEFINED events of some cores, from their TRMs, for the
+ * generic cache events the architected ones do not cover.
+ */
+#define ARMV8_A53_PERFCTR_PREF_LINEFILL			0xc2	/* Cortex-A53 */
+#define ARMV8_THUNDER_PERFCTR_L1D_CACHE_MISS_ST		0xe9	/* ThunderX */
+#define ARMV8_THUNDER_PERFCTR_L1D_CACHE_PREF_ACCESS	0xea
+#define ARMV8_THUNDER_PERFCTR_L1D_CACHE_PREF_MISS	0xeb
+#define ARMV8_THUNDER_PERFCTR_L1I_CACHE_PREF_ACCESS	0xec
+#define ARMV8_THUNDER_PERFCTR_L1I_CACHE_PREF_MISS	0xed
+
+typedef const unsigned int armv8pmu_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
+					       [PERF_COUNT_HW_CACHE_OP_MAX]
+					       [PERF_COUNT_HW_CACHE_RESULT_MAX];
+
+/* Cortex-A53 and A35. */
+static armv8pmu_cache_map_t armv8_a53_cache_map = {
+	PERF_CACHE_MAP_ALL_UNSUPPORTED,
+	ARMV8PMU_CACHE(L1D, PREFETCH, MISS) = ARMV8_A53_PERFCTR_PREF_LINEFILL,
+	ARMV8PMU_CACHE(NODE, READ, ACCESS)  = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_RD,
+	ARMV8PMU_CACHE(NODE, WRITE, ACCESS) = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_WR,
+};
+
+/* Cortex-A57 and A72. */
+static armv8pmu_cache_map_t armv8_a57_cache_map = {
+	PERF_CACHE_MAP_ALL_UNSUPPORTED,
+	ARMV8PMU_CACHE(L1D, READ, ACCESS)   = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
+	ARMV8PMU_CACHE(L1D, READ, MISS)     = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_RD,
+	ARMV8PMU_CACHE(L1D, WRITE, ACCESS)  = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_WR,
+	ARMV8PMU_CACHE(L1D, WRITE, MISS)    = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_WR,
+	ARMV8PMU_CACHE(DTLB, READ, MISS)    = ARMV8_IMPDEF_PERFCTR_L1D_TLB_REFILL_RD,
+	ARMV8PMU_CACHE(DTLB, WRITE, MISS)   = ARMV8_IMPDEF_PERFCTR_L1D_TLB_REFILL_WR,
+	ARMV8PMU_CACHE(NODE, READ, ACCESS)  = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_RD,
+	ARMV8PMU_CACHE(NODE, WRITE, ACCESS) = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_WR,
+};
+
+static armv8pmu_cache_map_t armv8_a73_cache_map = {
+	PERF_CACHE_MAP_ALL_UNSUPPORTED,
+	ARMV8PMU_CACHE(L1D, READ, ACCESS)   = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
+	ARMV8PMU_CACHE(L1D, WRITE, ACCESS)  = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_WR,
+};
+
+/* Cavium ThunderX. */
+static armv8pmu_cache_map_t armv8_thunder_cache_map = {
+	PERF_CACHE_MAP_ALL_UNSUPPORTED,
+	ARMV8PMU_CACHE(L1D, READ, ACCESS)     = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
+	ARMV8PMU_CACHE(L1D, READ, MISS)       = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_RD,
+	ARMV8PMU_CACHE(L1D, WRITE, ACCESS)    = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_WR,
+	ARMV8PMU_CACHE(L1D, WRITE, MISS)      = ARMV8_THUNDER_PERFCTR_L1D_CACHE_MISS_ST,
+	ARMV8PMU_CACHE(L1D, PREFETCH, ACCESS) = ARMV8_THUNDER_PERFCTR_L1D_CACHE_PREF_ACCESS,
+	ARMV8PMU_CACHE(L1D, PREFETCH, MISS)   = ARMV8_THUNDER_PERFCTR_L1D_CACHE_PREF_MISS,
+	ARMV8PMU_CACHE(L1I, PREFETCH, ACCESS) = ARMV8_THUNDER_PERFCTR_L1I_CACHE_PREF_ACCESS,
+	ARMV8PMU_CACHE(L1I, PREFETCH, MISS)   = ARMV8_THUNDER_PERFCTR_L1I_CACHE_PREF_MISS,
+	ARMV8PMU_CACHE(DTLB, READ, ACCESS)    = ARMV8_IMPDEF_PERFCTR_L1D_TLB_RD,
+	ARMV8PMU_CACHE(DTLB, READ, MISS)      = ARMV8_IMPDEF_PERFCTR_L1D_TLB_REFILL_RD,
+	ARMV8PMU_CACHE(DTLB, WRITE, ACCESS)   = ARMV8_IMPDEF_PERFCTR_L1D_TLB_WR,
+	ARMV8PMU_CACHE(DTLB, WRITE, MISS)     = ARMV8_IMPDEF_PERFCTR_L1D_TLB_REFILL_WR,
+};
+
+/* Broadcom Vulcan. */
+static armv8pmu_cache_map_t armv8_vulcan_cache_map = {
+	PERF_CACHE_MAP_ALL_UNSUPPORTED,
+	ARMV8PMU_CACHE(L1D, READ, ACCESS)   = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
+	ARMV8PMU_CACHE(L1D, READ, MISS)     = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_RD,
+	ARMV8PMU_CACHE(L1D, WRITE, ACCESS)  = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_WR,
+	ARMV8PMU_CACHE(L1D, WRITE, MISS)    = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_WR,
+	ARMV8PMU_CACHE(DTLB, READ, ACCESS)  = ARMV8_IMPDEF_PERFCTR_L1D_TLB_RD,
+	ARMV8PMU_CACHE(DTLB, WRITE, ACCESS) = ARMV8_IMPDEF_PERFCTR_L1D_TLB_WR,
+	ARMV8PMU_CACHE(DTLB, READ, MISS)    = ARMV8_IMPDEF_PERFCTR_L1D_TLB_REFILL_RD,
+	ARMV8PMU_CACHE(DTLB, WRITE, MISS)   = ARMV8_IMPDEF_PERFCTR_L1D_TLB_REFILL_WR,
+	ARMV8PMU_CACHE(NODE, READ, ACCESS)  = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_RD,
+	ARMV8PMU_CACHE(NODE, WRITE, ACCESS) = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_WR,
+};
+
+/*
+ * Every PMU the driver probes from DT, by compatible: its perf name
+ * (the stock driver's, which user space and perf's JSON events know)
+ * and the core's own cache map, if any.  One list drives the probe
+ * table, the per-core init and map_event callbacks, and the table
+ * KUnit checks.
+ */
+#define ARMV8PMU_CORES(X)						\
+	X(armv8_pmuv3,		"arm,armv8-pmuv3",	NULL)		\
+	X(armv8_cortex_a34,	"arm,cortex-a34-pmu",	NULL)		\
+	X(armv8_cortex_a35,	"arm,cortex-a35-pmu",	&armv8_a53_cache_map) \
+	X(armv8_cortex_a53,	"arm,cortex-a53-pmu",	&armv8_a53_cache_map) \
+	X(armv8_cortex_a55,	"arm,cortex-a55-pmu",	NULL)		\
+	X(armv8_cortex_a57,	"arm,cortex-a57-pmu",	&armv8_a57_cache_map) \
+	X(armv8_cortex_a65,	"arm,cortex-a65-pmu",	NULL)		\
+	X(armv8_cortex_a72,	"arm,cortex-a72-pmu",	&armv8_a57_cache_map) \
+	X(armv8_cortex_a73,	"arm,cortex-a73-pmu",	&armv8_a73_cache_map) \
+	X(armv8_cortex_a75,	"arm,cortex-a75-pmu",	NULL)		\
+	X(armv8_cortex_a76,	"arm,cortex-a76-pmu",	NULL)		\
+	X(armv8_cortex_a77,	"arm,cortex-a77-pmu",	NULL)		\
+	X(armv8_cortex_a78,	"arm,cortex-a78-pmu",	NULL)		\
+	X(armv9_cortex_a510,	"arm,cortex-a510-pmu",	NULL)		\
+	X(armv9_cortex_a520,	"arm,cortex-a520-pmu",	NULL)		\
+	X(armv9_cortex_a710,	"arm,cortex-a710-pmu",	NULL)		\
+	X(armv9_cortex_a715,	"arm,cortex-a715-pmu",	NULL)		\
+	X(armv9_cortex_a720,	"arm,cortex-a720-pmu",	NULL)		\
+	X(armv9_cortex_a725,	"arm,cortex-a725-pmu",	NULL)		\
+	X(armv8_cortex_x1,	"arm,cortex-x1-pmu",	NULL)		\
+	X(armv9_cortex_x2,	"arm,cortex-x2-pmu",	NULL)		\
+	X(armv9_cortex_x3,	"arm,cortex-x3-pmu",	NULL)		\
+	X(armv9_cortex_x4,	"arm,cortex-x4-pmu",	NULL)		\
+	X(armv9_cortex_x925,	"arm,cortex-x925-pmu",	NULL)		\
+	X(armv8_neoverse_e1,	"arm,neoverse-e1-pmu",	NULL)		\
+	X(armv8_neoverse_n1,	"arm,neoverse-n1-pmu",	NULL)		\
+	X(armv9_neoverse_n2,	"arm,neoverse-n2-pmu",	NULL)		\
+	X(armv9_neoverse_n3,	"arm,neoverse-n3-pmu",	NULL)		\
+	X(armv8_neoverse_v1,	"arm,neoverse-v1-pmu",	NULL)		\
+	X(armv8_neoverse_v2,	"arm,neoverse-v2-pmu",	NULL)		\
+	X(armv8_neoverse_v3,	"arm,neoverse-v3-pmu",	NULL)		\
+	X(armv8_neoverse_v3ae,	"arm,neoverse-v3ae-pmu", NULL)		\
+	X(armv8_cavium_thunder,	"cavium,thunder-pmu",	&armv8_thunder_cache_map) \
+	X(armv8_brcm_vulcan,	"brcm,vulcan-pmu",	&armv8_vulcan_cache_map) \
+	X(armv8_nvidia_carmel,	"nvidia,carmel-pmu",	NULL)		\
+	X(armv8_nvidia_denver,	"nvidia,denver-pmu",	NULL)
+
+#define ARMV8PMU_CORE_ENUM(_name, _compat, _map)	ARMV8PMU_CORE_##_name,
+
+enum { ARMV8PMU_CORES(ARMV8PMU_CORE_ENUM) ARMV8PMU_NR_CORES };
+
+#define ARMV8PMU_CORE_ENTRY(_name, _compat, _map)			\
+	[ARMV8PMU_CORE_##_name] = {					\
+		.compatible = _compat, .name = #_name, .cache_map = _map, \
+	},
+
+VISIBLE_IF_KUNIT const struct armv8pmu_core armv8pmu_cores[] = {
+	ARMV8PMU_CORES(ARMV8PMU_CORE_ENTRY)
+};
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_cores);
+
+VISIBLE_IF_KUNIT const unsigned int armv8pmu_nr_cores = ARRAY_SIZE(armv8pmu_cores);
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_nr_cores);
+
+/*
+ * A PERF_TYPE_HW_CACHE config (type | op << 8 | result << 16) through a
+ * core's own map.
+ *
+ * Return: the event number, -EINVAL for a malformed config, -ENOENT
+ * when the core has no event for it.
+ */
+VISIBLE_IF_KUNIT int armv8pmu_core_map_cache(const struct armv8pmu_core *core,
+					     u64 config)
+{
+	unsigned int type = config & 0xff, op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+	unsigned int ev;
+
+	if (config >> 24 || type >= PERF_COUNT_HW_CACHE_MAX ||
+	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return -EINVAL;
+	if (!core->cache_map)
+		return -ENOENT;
+	ev = (*core->cache_map)[type][op][result];
+	return ev == CACHE_OP_UNSUPPORTED ? -ENOENT : ev;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_core_map_cache);
+
 /* Common events are only offered when PMCEID<n>_EL0 says they exist. */
 static bool armv8pmu_event_implemented(struct arm_pmu *cpu_pmu, u16 event)
 {
@@ -801,24 +999,46 @@ static bool armv8pmu_event_implemented(struct arm_pmu *cpu_pmu, u16 event)
 	return true;
 }
 
-static int armv8pmu_map_generic(struct perf_event *event)
+/*
+ * "branches": BR_RETIRED where the PMU has it, else PC_WRITE_RETIRED
+ * (every write to the PC, which is what a branch is), else nothing.
+ */
+static int armv8pmu_map_branches(struct arm_pmu *cpu_pmu)
+{
+	return armv8pmu_branch_event(
+		armv8pmu_event_implemented(cpu_pmu, ARMV8_PMUV3_PERFCTR_BR_RETIRED),
+		armv8pmu_event_implemented(cpu_pmu, ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED));
+}
+
+static int armv8pmu_map_generic(struct perf_event *event,
+				const struct armv8pmu_core *core)
 {
 	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
-	int mapping;
+	struct perf_event_attr *attr = &event->attr;
+	int common, own = -ENOENT, mapping;
 
-	mapping = armpmu_map_event(event, &armv8_pmuv3_perf_map,
-				   &armv8_pmuv3_cache_map, ARMV8_PMU_EVTYPE_EVENT);
-	if (mapping < 0)
-		return mapping;
-	if (!armv8pmu_event_implemented(cpu_pmu, mapping)) {
-		pr_debug("event %#x not implemented (PMCEID)\n", mapping);
-		return -ENOENT;
-	}
+	if (attr->type == PERF_TYPE_HARDWARE &&
+	    attr->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
+		common = armv8pmu_map_branches(cpu_pmu);
+	else
+		common = armpmu_map_event(event, &armv8_pmuv3_perf_map,
+					  &armv8_pmuv3_cache_map,
+					  ARMV8_PMU_EVTYPE_EVENT);
+	if (attr->type == PERF_TYPE_HW_CACHE)
+		own = armv8pmu_core_map_cache(core, attr->config);
+
+	mapping = armv8pmu_pick_mapping(common, common >= 0 &&
+					armv8pmu_event_implemented(cpu_pmu, common),
+					own);
+	if (mapping == -ENOENT)
+		pr_debug("generic event %llu:%#llx: not on this PMU (PMCEID)\n",
+			 (u64)attr->type, attr->config);
 	return mapping;
 }
 
 /* The event number an event asks for, or an errno (-ENOENT: not ours). */
 static int armv8pmu_event_number(struct perf_event *event,
+				 const struct armv8pmu_core *core,
 				 const struct armv8pmu_caps *caps)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -831,7 +1051,7 @@ static int armv8pmu_event_number(struct perf_event *event,
 			pr_debug("threshold: raw events only\n");
 			return -EINVAL;
 		}
-		return armv8pmu_map_generic(event);
+		return armv8pmu_map_generic(event, core);
 	case PERF_TYPE_RAW:
 		break;
 	default:
@@ -842,14 +1062,15 @@ static int armv8pmu_event_number(struct perf_event *event,
 	return ret ? ret : armv8pmu_attr_event(attr);
 }
 
-static int armv8pmu_map_event(struct perf_event *event)
+static int armv8pmu_map_core_event(struct perf_event *event,
+				   const struct armv8pmu_core *core)
 {
 	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
 	struct armv8pmu_caps caps = armv8pmu_caps_of(cpu_pmu);
 	struct perf_event_attr *attr = &event->attr;
 	int event_nr, ret;
 
-	event_nr = armv8pmu_event_number(event, &caps);
+	event_nr = armv8pmu_event_number(event, core, &caps);
 	if (event_nr < 0)
 		return event_nr;
 	ret = armv8pmu_check_config1(attr, event_nr, &caps);
@@ -858,10 +1079,14 @@ static int armv8pmu_map_event(struct perf_event *event)
 
 	if (armv8pmu_attr_is_64bit(attr, &caps))
 		event->hw.flags |= ARMPMU_EVT_64BIT;
-	/* Direct reads only for task-bound events: a CPU-wide one is anyone's. */
-	if ((attr->config1 & ARMV8PMU_CFG1_RDPMC) &&
-	    (event->attach_state & PERF_ATTACH_TASK))
+	if (attr->config1 & ARMV8PMU_CFG1_RDPMC) {
+		/* Direct reads only for task-bound events: a CPU-wide one is anyone's. */
+		if (!(event->attach_state & PERF_ATTACH_TASK)) {
+			pr_debug("rdpmc: only on events of a task\n");
+			return -EINVAL;
+		}
 		event->hw.flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+	}
 	return event_nr;
 }
 
@@ -1059,14 +1284,13 @@ static ssize_t bus_slots_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(bus_slots);
 
-/* PMMIR_EL1.BUS_WIDTH encodes log2(bytes); 0 means not specified. */
 static ssize_t bus_width_show(struct device *dev,
 			      struct device_attribute *attr, char *page)
 {
 	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
-	u64 width = FIELD_GET(ARMV8_PMU_BUS_WIDTH, cpu_pmu->reg_pmmir);
+	u8 enc = FIELD_GET(ARMV8_PMU_BUS_WIDTH, cpu_pmu->reg_pmmir);
 
-	return sysfs_emit(page, "0x%08llx\n", width ? BIT_ULL(width) : 0);
+	return sysfs_emit(page, "0x%08x\n", armv8pmu_bus_width_bytes(enc));
 }
 static DEVICE_ATTR_RO(bus_width);
 
@@ -1131,6 +1355,8 @@ static void __armv8pmu_probe_pmu(void *info)
 	bitmap_set(cpu_pmu->cntr_mask, 0,
 		   FIELD_GET(ARMV8_PMU_PMCR_N, armv8pmu_pmcr_read()));
 	set_bit(ARMV8_PMU_CYCLE_IDX, cpu_pmu->cntr_mask);
+	if (pmuv3_has_icntr())
+		set_bit(ARMV8_PMU_INSTR_IDX, cpu_pmu->cntr_mask);
 
 	armv8pmu_read_pmceid(cpu_pmu);
 	if (is_pmuv3p4(pmuver))
@@ -1179,14 +1405,13 @@ static struct ctl_table armv8_pmu_sysctl_table[] = {
 	},
 };
 
+/* Once, whichever PMU probes first: ACPI probes may run concurrently. */
 static void armv8pmu_register_sysctl(void)
 {
-	static bool done;
+	static atomic_t registered = ATOMIC_INIT(0);
 
-	if (done)
-		return;
-	register_sysctl("kernel", armv8_pmu_sysctl_table);
-	done = true;
+	if (!atomic_cmpxchg(&registered, 0, 1))
+		register_sysctl("kernel", armv8_pmu_sysctl_table);
 }
 
 static void armv8pmu_report(struct arm_pmu *cpu_pmu)
@@ -1198,7 +1423,8 @@ static void armv8pmu_report(struct arm_pmu *cpu_pmu)
 		is_pmuv3p5(cpu_pmu->pmuver) ? "64-bit" : "32-bit (chained for long)");
 }
 
-static int armv8_pmu_init(struct arm_pmu *cpu_pmu, char *name)
+static int armv8_pmu_init(struct arm_pmu *cpu_pmu, const char *name,
+			  int (*map_event)(struct perf_event *event))
 {
 	int ret = armv8pmu_probe_pmu(cpu_pmu);
 
@@ -1216,9 +1442,9 @@ static int armv8_pmu_init(struct arm_pmu *cpu_pmu, char *name)
 	cpu_pmu->stop			= armv8pmu_stop;
 	cpu_pmu->reset			= armv8pmu_reset;
 	cpu_pmu->set_event_filter	= armv8pmu_set_event_filter;
-	cpu_pmu->map_event		= armv8pmu_map_event;
+	cpu_pmu->map_event		= map_event;
 	cpu_pmu->pmu.event_idx		= armv8pmu_user_event_idx;
-	cpu_pmu->name			= name;
+	cpu_pmu->name			= (char *)name;
 
 	armv8pmu_init_format_attrs();
 	cpu_pmu->attr_groups[ARMPMU_ATTR_GROUP_EVENTS] = &armv8_pmuv3_events_attr_group;
@@ -1230,48 +1456,26 @@ static int armv8_pmu_init(struct arm_pmu *cpu_pmu, char *name)
 	return 0;
 }
 
-#define ARMV8PMU_INIT(fn, pmu_name)					\
-static int fn(struct arm_pmu *cpu_pmu)					\
+/* Per core: a map_event with its cache map, and an init naming the PMU. */
+#define ARMV8PMU_CORE_FNS(_name, _compat, _map)				\
+static int _name##_map_event(struct perf_event *event)			\
 {									\
-	return armv8_pmu_init(cpu_pmu, pmu_name);			\
+	return armv8pmu_map_core_event(event,				\
+				       &armv8pmu_cores[ARMV8PMU_CORE_##_name]); \
+}									\
+									\
+static int _name##_pmu_init(struct arm_pmu *cpu_pmu)			\
+{									\
+	return armv8_pmu_init(cpu_pmu, #_name, _name##_map_event);	\
 }
 
-ARMV8PMU_INIT(armv8_pmuv3_pmu_init, "armv8_pmuv3")
-ARMV8PMU_INIT(armv8_a35_pmu_init, "armv8_cortex_a35")
-ARMV8PMU_INIT(armv8_a53_pmu_init, "armv8_cortex_a53")
-ARMV8PMU_INIT(armv8_a55_pmu_init, "armv8_cortex_a55")
-ARMV8PMU_INIT(armv8_a57_pmu_init, "armv8_cortex_a57")
-ARMV8PMU_INIT(armv8_a72_pmu_init, "armv8_cortex_a72")
-ARMV8PMU_INIT(armv8_a73_pmu_init, "armv8_cortex_a73")
-ARMV8PMU_INIT(armv8_a76_pmu_init, "armv8_cortex_a76")
-ARMV8PMU_INIT(armv8_a78_pmu_init, "armv8_cortex_a78")
-ARMV8PMU_INIT(armv9_a510_pmu_init, "armv9_cortex_a510")
-ARMV8PMU_INIT(armv9_a710_pmu_init, "armv9_cortex_a710")
-ARMV8PMU_INIT(armv8_x1_pmu_init, "armv8_cortex_x1")
-ARMV8PMU_INIT(armv9_x2_pmu_init, "armv9_cortex_x2")
-ARMV8PMU_INIT(armv8_n1_pmu_init, "armv8_neoverse_n1")
-ARMV8PMU_INIT(armv9_n2_pmu_init, "armv9_neoverse_n2")
-ARMV8PMU_INIT(armv8_v1_pmu_init, "armv8_neoverse_v1")
-ARMV8PMU_INIT(armv8_v2_pmu_init, "armv8_neoverse_v2")
+ARMV8PMU_CORES(ARMV8PMU_CORE_FNS)
+
+#define ARMV8PMU_OF_ID(_name, _compat, _map)				\
+	{ .compatible = _compat, .data = _name##_pmu_init },
 
 static const struct of_device_id armv8_pmu_of_device_ids[] = {
-	{ .compatible = "arm,armv8-pmuv3",	.data = armv8_pmuv3_pmu_init },
-	{ .compatible = "arm,cortex-a35-pmu",	.data = armv8_a35_pmu_init },
-	{ .compatible = "arm,cortex-a53-pmu",	.data = armv8_a53_pmu_init },
-	{ .compatible = "arm,cortex-a55-pmu",	.data = armv8_a55_pmu_init },
-	{ .compatible = "arm,cortex-a57-pmu",	.data = armv8_a57_pmu_init },
-	{ .compatible = "arm,cortex-a72-pmu",	.data = armv8_a72_pmu_init },
-	{ .compatible = "arm,cortex-a73-pmu",	.data = armv8_a73_pmu_init },
-	{ .compatible = "arm,cortex-a76-pmu",	.data = armv8_a76_pmu_init },
-	{ .compatible = "arm,cortex-a78-pmu",	.data = armv8_a78_pmu_init },
-	{ .compatible = "arm,cortex-a510-pmu",	.data = armv9_a510_pmu_init },
-	{ .compatible = "arm,cortex-a710-pmu",	.data = armv9_a710_pmu_init },
-	{ .compatible = "arm,cortex-x1-pmu",	.data = armv8_x1_pmu_init },
-	{ .compatible = "arm,cortex-x2-pmu",	.data = armv9_x2_pmu_init },
-	{ .compatible = "arm,neoverse-n1-pmu",	.data = armv8_n1_pmu_init },
-	{ .compatible = "arm,neoverse-n2-pmu",	.data = armv9_n2_pmu_init },
-	{ .compatible = "arm,neoverse-v1-pmu",	.data = armv8_v1_pmu_init },
-	{ .compatible = "arm,neoverse-v2-pmu",	.data = armv8_v2_pmu_init },
+	ARMV8PMU_CORES(ARMV8PMU_OF_ID)
 	{ }
 };
 

@@ -11,9 +11,11 @@
 #define __LINUX_PERF_ARM_PMUV3_FILTER_H
 
 #include <linux/bits.h>
+#include <linux/errno.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmuv3.h>
 #include <linux/types.h>
+#include <asm/virt.h>
 
 /*
  * Where this kernel runs, which decides what each exclude_* bit means
@@ -26,6 +28,26 @@ enum armv8pmu_host_mode {
 	ARMV8PMU_MODE_GUEST,	/* kernel at EL1 with no EL2: runs no guests */
 	ARMV8PMU_NR_MODES,
 };
+
+/*
+ * The mode this kernel runs in, as the driver and KVM both need it.  One
+ * definition, so that the two can never disagree on what a filter means.
+ * A 32-bit kernel runs no KVM guests and never counts at EL2.
+ */
+static inline enum armv8pmu_host_mode armv8pmu_running_mode(void)
+{
+#ifdef CONFIG_ARM64
+	if (is_kernel_in_hyp_mode())
+		return ARMV8PMU_MODE_VHE;
+	if (!is_hyp_mode_available())
+		return ARMV8PMU_MODE_GUEST;
+	if (is_protected_kvm_enabled())
+		return ARMV8PMU_MODE_PKVM;
+	return ARMV8PMU_MODE_NVHE;
+#else
+	return ARMV8PMU_MODE_GUEST;
+#endif
+}
 
 /* The filter fields shared by PMEVTYPER<n>_EL0 and PMCCFILTR_EL0. */
 #define ARMV8PMU_FILTER_MASK	(ARMV8_PMU_EXCLUDE_EL1 | ARMV8_PMU_EXCLUDE_EL0 | \
@@ -55,16 +77,45 @@ struct armv8pmu_caps {
 /*
  * Counter allocation on a used-counter bitmap.  @chained asks for an
  * even/odd pair; the returned index is the even (low) counter.
+ * @user_read: EL0 reads the counter directly, so it must be one counter
+ * (never a pair) and never the fixed instruction counter, which user
+ * space does not know how to read.
  */
 struct armv8pmu_alloc_req {
 	u16 evtype;
 	bool chained;
 	bool threshold;
+	bool user_read;
 };
+
+/*
+ * PMMIR_EL1.BUS_WIDTH is Log2(bytes) + 1: 0b0011 is 4 bytes, 0b1100 is
+ * 2048.  0 means not specified; the other encodings are reserved, and
+ * are reported as 0 rather than as a width.
+ */
+static inline u32 armv8pmu_bus_width_bytes(u8 enc)
+{
+	if (enc < 0b0011 || enc > 0b1100)
+		return 0;
+	return BIT(enc - 1);
+}
 
 int armv8pmu_attr_to_filter(const struct perf_event_attr *attr,
 			    enum armv8pmu_host_mode mode,
 			    struct armv8pmu_filter *filter);
+
+/*
+ * exclude_host asks for guest-only counting, which only means something
+ * where KVM is up: with KVM off (not built, kvm-arm.mode=none, or no EL2)
+ * such an event would count nothing, forever, so it is refused.
+ *
+ * Return: 0 or -EOPNOTSUPP.
+ */
+static inline int armv8pmu_check_guests(const struct perf_event_attr *attr,
+					bool kvm)
+{
+	return attr->exclude_host && !kvm ? -EOPNOTSUPP : 0;
+}
 
 /* How KVM moves a counter between its host and guest filters. */
 enum armv8pmu_switch {
@@ -103,9 +154,50 @@ armv8pmu_switch_kind(enum armv8pmu_host_mode mode,
 	return ARMV8PMU_SWITCH_TYPER;
 }
 
+/*
+ * Generic event mapping: the architected event the generic maps give
+ * (@common, or an errno), whether PMCEID lists it, and the per-core
+ * IMPLEMENTATION DEFINED one (@core, or an errno).  The architected
+ * event wins when the PMU has it; otherwise the core's own, when it has
+ * one; otherwise -ENOENT.
+ */
+static inline int armv8pmu_pick_mapping(int common, bool implemented, int core)
+{
+	if (common >= 0 && implemented)
+		return common;
+	if (core >= 0)
+		return core;
+	if (common == -EINVAL || core == -EINVAL)
+		return -EINVAL;
+	return -ENOENT;
+}
+
+/* "branches": BR_RETIRED, else PC_WRITE_RETIRED, as the PMU has them. */
+static inline int armv8pmu_branch_event(bool br_retired, bool pc_write_retired)
+{
+	if (br_retired)
+		return ARMV8_PMUV3_PERFCTR_BR_RETIRED;
+	if (pc_write_retired)
+		return ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED;
+	return -ENOENT;
+}
+
+/* A PMU for a DT compatible: its perf name and IMPDEF cache map. */
+struct armv8pmu_core {
+	const char *compatible;
+	const char *name;
+	const unsigned int (*cache_map)[PERF_COUNT_HW_CACHE_MAX]
+				       [PERF_COUNT_HW_CACHE_OP_MAX]
+				       [PERF_COUNT_HW_CACHE_RESULT_MAX];
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Driver internals, visible to the KUnit suites only. */
 enum armv8pmu_host_mode armv8pmu_host_mode(void);
+bool armv8pmu_kvm_active(void);
+extern const struct armv8pmu_core armv8pmu_cores[];
+extern const unsigned int armv8pmu_nr_cores;
+int armv8pmu_core_map_cache(const struct armv8pmu_core *core, u64 config);
 int armv8pmu_check_raw_event(u64 config, const struct armv8pmu_caps *caps);
 int armv8pmu_check_config1(const struct perf_event_attr *attr, u16 event,
 			   const struct armv8pmu_caps *caps);

@@ -3,15 +3,18 @@
  * nVHE/protected world switch of the host's PMU counters.
  *
  * The host precomputes, per counter, whether it is switched by enabling
- * (PMCNTENSET/CLR) or by rewriting its type (PMEVTYPER<n>/PMCCFILTR), and
- * the values (include/kvm/arm_pmu_switch.h).  This only applies them:
- * no locks, no allocation, no printing, and no PMU access at all when no
- * counter needs switching.
+ * (PMCNTENSET/CLR) or by rewriting its type (PMEVTYPER<n>, PMCCFILTR,
+ * PMICFILTR), and the values (include/kvm/arm_pmu_switch.h).  This only
+ * applies them: no locks, no allocation, no printing, and no PMU access
+ * at all when no counter needs switching.
  *
  * The writes need no ISB of their own: they happen at EL2, where every
  * switched counter counts the same way in both contexts, and the ERET to
  * the guest or host is the context synchronization event that makes them
- * take effect before the first instruction at EL1/EL0.
+ * take effect before the first instruction at EL1/EL0.  Each counter's
+ * type is its own register (PMEVTYPER<n>_EL0 rather than PMSELR_EL0 and
+ * PMXEVTYPER_EL0), so no write depends on an earlier one being
+ * synchronized.
  */
 #ifndef __ARM64_KVM_HYP_PMU_SWITCH_H__
 #define __ARM64_KVM_HYP_PMU_SWITCH_H__
@@ -19,24 +22,17 @@
 #include <linux/kvm_host.h>
 #include <asm/arm_pmuv3.h>
 #include <kvm/arm_pmu_switch.h>
+#include <kvm/arm_pmu_typer.h>
 
 #ifdef CONFIG_HW_PERF_EVENTS
 
-/*
- * Through PMSELR_EL0/PMXEVTYPER_EL0 rather than PMEVTYPER<n>_EL0: no
- * jump table over 31 registers, and SEL == 31 reaches PMCCFILTR_EL0 too.
- * The ISB makes the selection visible to the PMXEVTYPER write (Arm ARM
- * D13.2, "PMSELR_EL0").  PMSELR_EL0 is not used by the host driver.
- */
-static inline void __pmu_write_typers(u64 mask, const u64 *typer)
+static inline void __pmu_write_typers(unsigned long mask, const u64 *typer)
 {
 	while (mask) {
-		int idx = __ffs64(mask);
+		int idx = __ffs(mask);
 
 		mask &= mask - 1;
-		write_pmselr(idx);
-		isb();
-		write_sysreg(typer[idx], pmxevtyper_el0);
+		armv8pmu_write_typer(idx, typer[idx]);
 	}
 }
 
@@ -68,18 +64,30 @@ static inline void __pmu_switch_to_host(struct kvm_vcpu *vcpu)
 		__pmu_write_typers(pmu->typer_switch, pmu->typer_host);
 }
 
-/* Protected mode: take the host's switch state into the hyp vCPU. */
-static inline void __pmu_flush_events(struct kvm_pmu_events *dst,
-				      const struct kvm_pmu_events *src)
+/* The counters this CPU implements, as the hypervisor reads them. */
+static inline unsigned long __pmu_hyp_counters(void)
 {
-	kvm_pmu_events_copy(dst, src);
+	return kvm_pmu_counters_of(FIELD_GET(ARMV8_PMU_PMCR_N, read_pmcr()),
+				   pmuv3_has_icntr());
+}
+
+/*
+ * Protected mode: take the host's switch state into the hyp vCPU,
+ * sanitised, since the host is not trusted with what EL2 writes.
+ */
+static inline void __pmu_flush_events(struct kvm_vcpu *hyp_vcpu,
+				      const struct kvm_vcpu *host_vcpu)
+{
+	kvm_pmu_events_sanitise(&hyp_vcpu->arch.pmu.events,
+				&host_vcpu->arch.pmu.events,
+				__pmu_hyp_counters());
 }
 
 #else
 static inline bool __pmu_switch_to_guest(struct kvm_vcpu *vcpu) { return false; }
 static inline void __pmu_switch_to_host(struct kvm_vcpu *vcpu) {}
-static inline void __pmu_flush_events(struct kvm_pmu_events *dst,
-				      const struct kvm_pmu_events *src) {}
+static inline void __pmu_flush_events(struct kvm_vcpu *hyp_vcpu,
+				      const struct kvm_vcpu *host_vcpu) {}
 #endif
 
 #endif /* __ARM64_KVM_HYP_PMU_SWITCH_H__ */
