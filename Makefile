@@ -64,6 +64,7 @@ ifeq ($(KSRC),)
 else
 	rsync -a --exclude=.git $(KSRC)/ $(BASE)/
 endif
+	mk/check-base.sh $(BASE)
 	touch $@
 
 # src is rebuilt from base when a glue patch changes; otherwise it is

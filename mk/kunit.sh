@@ -3,8 +3,12 @@
 #
 # Run the KUnit suites of drivers/perf/tests with the prepared tree's own
 # tools/testing/kunit/kunit.py, unchanged, once per QEMU setup named on
-# the command line (tests/kunit/arm64_<mode>.py).  Each run's log goes to
-# build/logs/kunit-<mode>.log; a summary line per run goes to stdout.
+# the command line (tests/kunit/arm64_<mode>.py).  The pure suites take
+# the host mode as an argument, so they run once, in the el1 setup
+# (KUNIT_ALL_MODE); the others run only the hardware suite
+# (KUNIT_HW_SUITES), the one
+# whose result depends on the EL the kernel runs at.  Each run's log goes
+# to build/logs/kunit-<mode>.log; a summary line per run goes to stdout.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
@@ -12,10 +16,15 @@ CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 JOBS=${JOBS:-$(nproc)}
 mkdir -p "$BUILD/logs"
 
+HW_SUITES=${KUNIT_HW_SUITES:-arm_pmuv3_hw}
+ALL_MODE=${KUNIT_ALL_MODE:-el1}
+
 rc=0
 for mode in "$@"; do
 	log=$BUILD/logs/kunit-$mode.log
-	(cd "$BUILD/src" && ./tools/testing/kunit/kunit.py run \
+	filter=""
+	[ "$mode" = "$ALL_MODE" ] || filter=$HW_SUITES
+	(cd "$BUILD/src" && ./tools/testing/kunit/kunit.py run $filter \
 		--kunitconfig=drivers/perf/tests \
 		--qemu_config="$TOP/tests/kunit/arm64_$mode.py" \
 		--cross_compile="$CROSS_COMPILE" \

@@ -3,10 +3,11 @@
 #
 # Boot the built kernel with the test initramfs under QEMU and run one
 # guest job.  Usage: tests/boot.sh MODE JOB [LOG]
-#   MODE: vhe | nvhe | protected | el1 | a57, optionally with -debug
-#         or -up (a57: nVHE on -cpu cortex-a57, a PMUv3 for Armv8.0 with
-#         32-bit event counters, where long=1 uses chained pairs; -debug:
-#         the kernel-debug build, with lockdep, in the same host mode;
+#   MODE: vhe | nvhe | protected | el1 | a57, optionally with -debug,
+#         -nmi or -up (a57: nVHE on -cpu cortex-a57, a PMUv3 for Armv8.0
+#         with 32-bit event counters, where long=1 uses chained pairs;
+#         -debug: the kernel-debug build, with lockdep, in the same host
+#         mode; -nmi: the same, with the PMU interrupt as a pseudo-NMI;
 #         -up: one CPU, where QEMU's PMU counts are exact, see README)
 # The guest prints "@@TEST name PASS|FAIL detail" lines and "@@DONE"; the
 # console log is kept in LOG.  Exits 1 on timeout, or on any kernel
@@ -18,7 +19,7 @@ MODE=$1
 JOB=$2
 LOG=${3:-$BUILD/logs/$MODE-$JOB.log}
 case "$MODE" in
-*-debug) KERNEL=${KERNEL:-$BUILD/kernel-debug/arch/arm64/boot/Image} ;;
+*-debug|*-nmi) KERNEL=${KERNEL:-$BUILD/kernel-debug/arch/arm64/boot/Image} ;;
 *) KERNEL=${KERNEL:-$BUILD/kernel/arch/arm64/boot/Image} ;;
 esac
 INITRD=${INITRD:-$BUILD/initramfs.cpio}
@@ -29,6 +30,8 @@ virt=on
 extra=""
 SMP=${QEMU_SMP:-2}
 case "$MODE" in *-up) SMP=1 ;; esac
+# -nmi: the debug kernel with the PMU interrupt as a pseudo-NMI.
+case "$MODE" in *-nmi) extra_nmi="irqchip.gicv3_pseudo_nmi=1" ;; *) extra_nmi="" ;; esac
 case "${MODE%-*}" in
 vhe) ;;
 nvhe) extra="kvm-arm.mode=nvhe" ;;
@@ -43,7 +46,7 @@ timeout --foreground -k 10 "$TIMEOUT" qemu-system-aarch64 \
 	-M "virt,virtualization=$virt,gic-version=3" -cpu "$CPU" \
 	-icount shift=0 -smp "$SMP" -m 2G -nographic -no-reboot -nic none \
 	-kernel "$KERNEL" -initrd "$INITRD" \
-	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB pmuv3.mode=$MODE $extra ${BOOT_APPEND:-}" \
+	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB pmuv3.mode=$MODE $extra $extra_nmi ${BOOT_APPEND:-}" \
 	</dev/null >"$LOG" 2>&1
 rc=$?
 tr -d '\r' < "$LOG" > "$LOG.tmp" && mv "$LOG.tmp" "$LOG"

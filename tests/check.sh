@@ -3,7 +3,7 @@
 #
 # The project's test run: KUnit suites (kunit.py, per QEMU setup) and the
 # boot checks (tests/guest/check.sh under tests/boot.sh, per host mode).
-# Usage: tests/check.sh all|docs|kunit|boot [MODE...]
+# Usage: tests/check.sh all|docs|configs|kunit|boot [MODE...]
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +11,7 @@ BUILD=${BUILD:-$TOP/build}
 what=${1:-all}
 [ $# -gt 0 ] && shift
 KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
-BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57 vhe-up nvhe-up protected-up vhe-debug nvhe-debug protected-debug}}
+BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57 vhe-up nvhe-up protected-up vhe-debug nvhe-debug protected-debug vhe-nmi nvhe-nmi}}
 passed=0
 failed=0
 
@@ -33,7 +33,25 @@ run_kunit() {
 			continue
 		fi
 		count "$p" $(( ${f:-0} + ${e:-0} ))
+		check_skips "$mode"
 	done
+}
+
+# A skipped KUnit case tested nothing: it fails unless
+# tests/kunit/allowed-skips lists it (mode, suite.case, reason).
+check_skips() {	# mode
+	log=$BUILD/logs/kunit-$1.log
+	grep -a '# SKIP' "$log" | sed 's/^\[[0-9:]*\] *//' | while read -r line; do
+		case_name=$(echo "$line" | sed -n 's/^\(not \)\{0,1\}ok [0-9]* \([^ ]*\).*/\2/p')
+		if grep -q "^$1 [^ ]*$case_name " "$TOP/tests/kunit/allowed-skips" 2>/dev/null; then
+			echo "kunit $1: skipped $case_name (allowed)"
+		else
+			echo "kunit $1: FAIL: $case_name skipped: $line"
+			echo SKIPFAIL
+		fi
+	done > "$BUILD/logs/kunit-$1.skips"
+	cat "$BUILD/logs/kunit-$1.skips" | grep -v '^SKIPFAIL$'
+	count 0 "$(grep -c '^SKIPFAIL$' "$BUILD/logs/kunit-$1.skips")"
 }
 
 run_boot() {
@@ -45,6 +63,7 @@ run_boot() {
 		a57) jobs=check,fuzz ;;		# the chained-counter PMU
 		*-up) jobs=kvm ;;		# one CPU: QEMU's counts exact
 		*-debug) jobs=fuzz,kvm,debug ;;	# lockdep: no exact counts
+		*-nmi) jobs=nmi,fuzz,kvm,debug ;;	# the PMU IRQ as an NMI
 		*) jobs=check,fuzz,kvm ;;	# fuzz before KVM: README, Known limits
 		esac
 		if "$TOP/tests/boot.sh" "$mode" "$jobs" "$log"; then
@@ -91,12 +110,39 @@ run_scan() {
 	fi
 }
 
+# mk/check-base.sh passes the pinned base and stops on a changed one.
+run_base_guard() {
+	t=$BUILD/base-guard
+	rm -rf "$t" && mkdir -p "$t"
+	(cd "$BUILD/base" && cp --parents arch/arm64/kvm/pmu.c \
+		drivers/perf/arm_pmuv3.c Documentation/arch/arm64/perf.rst "$t")
+	"$TOP/mk/check-base.sh" "$t" 2>/dev/null; ok=$?
+	echo "/* upstream fix */" >> "$t/drivers/perf/arm_pmuv3.c"
+	"$TOP/mk/check-base.sh" "$t" 2>"$t/err"; bad=$?
+	OVERLAY_FORCE=1 "$TOP/mk/check-base.sh" "$t" 2>/dev/null; forced=$?
+	if [ $ok = 0 ] && [ $bad = 1 ] && [ $forced = 0 ] &&
+	   grep -q 'drivers/perf/arm_pmuv3.c' "$t/err"; then
+		count 1 0
+	else
+		echo "check-base.sh: pinned $ok, changed $bad, forced $forced (want 0 1 0)"
+		count 0 1
+	fi
+}
+
+# Configurations the main build does not cover still compile.
+run_configs() {
+	out=$("$TOP/mk/build-configs.sh")
+	echo "$out"
+	count "$(echo "$out" | grep -c ': ok$')" "$(echo "$out" | grep -c FAILED)"
+}
+
 case "$what" in
-all) run_docs; run_scan; run_kunit; run_boot ;;
-docs) run_docs; run_scan ;;
+all) run_docs; run_scan; run_base_guard; run_configs; run_kunit; run_boot ;;
+docs) run_docs; run_scan; run_base_guard ;;
+configs) run_configs ;;
 kunit) run_kunit ;;
 boot) run_boot ;;
-*) echo "usage: $0 all|docs|kunit|boot [MODE...]" >&2; exit 2 ;;
+*) echo "usage: $0 all|docs|configs|kunit|boot [MODE...]" >&2; exit 2 ;;
 esac
 
 echo "$passed passed, $failed failed"

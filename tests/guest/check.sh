@@ -119,7 +119,9 @@ kshare=$(grep '\[k\]' /tmp/report | awk '{ s += $1 } END { printf "%d", s }')
 result record_user $? "samples=$samples, kernel ${kshare:-0}%, top: $(grep '%' /tmp/report | head -1 | tr -s ' ')"
 
 # --- user-space counter access (kernel.perf_user_access, rdpmc=1) ---
-/bin/rdpmc "$(cat $PMU/type)" > /tmp/rdpmc.out 2>&1
+# a57: 32-bit counters, so 64-bit events chain; rdpmc must never get a pair.
+chain=""; [ "$mode" = a57 ] && chain=chained
+/bin/rdpmc "$(cat $PMU/type)" $chain > /tmp/rdpmc.out 2>&1
 cat /tmp/rdpmc.out
 grep -E '^(PASS|FAIL) ' /tmp/rdpmc.out | while read -r verdict what; do
 	name=$(echo "${what%%:*}" | sed 's/[^A-Za-z0-9_.-]/_/g')

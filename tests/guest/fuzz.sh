@@ -5,7 +5,7 @@
 type=$(cat /sys/bus/event_source/devices/armv8_pmuv3/type)
 seed=20261202
 # The debug-kernel boots draw another 100,000 attrs.
-case "$mode" in *-debug) seed=20261203 ;; esac
+case "$mode" in *-debug) seed=20261203 ;; *-nmi) seed=20261204 ;; esac
 # Replaying, from the kernel command line (BOOT_APPEND=...):
 #   pmuv3.fuzz=N                 attrs 0..N-1 (default 100,000)
 #   pmuv3.fuzzargs=S,FIRST,TRACE sampling attrs on (S=1, the default) or

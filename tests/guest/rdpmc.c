@@ -2,18 +2,29 @@
 /*
  * rdpmc: user-space counter access through the perf mmap page.
  *
- * Usage: rdpmc PMU_TYPE
+ * Usage: rdpmc PMU_TYPE [chained]
  *
  * Opens INST_RETIRED at EL0 with rdpmc=1 (config1:1) and maps it.  With
  * kernel.perf_user_access=0 the page must offer no counter (index 0);
  * with 1 it must, and the counter read with PMSELR_EL0/PMXEVCNTR_EL0 at
- * EL0 must advance by a known loop exactly as read() does.
+ * EL0 must advance by a known loop exactly as read() does.  An EL0 read
+ * the kernel did not grant (PMUSERENR_EL0) traps: that is a FAIL line,
+ * not a killed program.
+ *
+ * With "chained" (a PMU before PMUv3p5, whose 64-bit events use chained
+ * pairs): a 64-bit user-readable cycles event opened while the cycle
+ * counter is taken must not be handed to EL0 as a chained pair; it may
+ * only wait (index 0) for PMCCNTR_EL0.
  * Prints PASS/FAIL lines.
  */
 #include <linux/perf_event.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -51,11 +62,25 @@ static uint64_t read_pmc(unsigned int counter)
 	return val;
 }
 
-/* The mmap-page protocol: retry while the kernel updates the page. */
+static sigjmp_buf trapped;
+
+static void on_sigill(int sig)
+{
+	siglongjmp(trapped, 1);
+}
+
+/*
+ * The mmap-page protocol: retry while the kernel updates the page.
+ * Return: the count, -1 when the page offers no counter, -2 when the
+ * offered counter could not be read at EL0 (the access trapped).
+ */
 static int64_t user_read(volatile struct perf_event_mmap_page *pc)
 {
 	uint32_t seq, idx;
 	int64_t count;
+
+	if (sigsetjmp(trapped, 1))
+		return -2;
 
 	do {
 		seq = pc->lock;
@@ -71,11 +96,12 @@ static int64_t user_read(volatile struct perf_event_mmap_page *pc)
 	return idx ? count : -1;
 }
 
-static int open_mapped(uint32_t type, struct perf_event_mmap_page **pc)
+static int open_mapped(uint32_t type, uint64_t config, uint64_t config1,
+		       struct perf_event_mmap_page **pc)
 {
 	struct perf_event_attr attr = {
-		.size = sizeof(attr), .type = type, .config = 0x08,
-		.config1 = 0x2, .exclude_kernel = 1, .exclude_hv = 1,
+		.size = sizeof(attr), .type = type, .config = config,
+		.config1 = config1, .exclude_kernel = 1, .exclude_hv = 1,
 	};
 	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 
@@ -85,15 +111,48 @@ static int open_mapped(uint32_t type, struct perf_event_mmap_page **pc)
 	return *pc == MAP_FAILED ? -1 : fd;
 }
 
+static int open_cycles(uint32_t type)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = type, .config = 0x11,
+		.exclude_kernel = 1, .exclude_hv = 1, .pinned = 1,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+/* long=1,rdpmc=1 cycles while a pinned cycles event holds PMCCNTR. */
+static void check_never_chained(uint32_t type)
+{
+	struct perf_event_mmap_page *pc;
+	int busy = open_cycles(type);
+	int fd = open_mapped(type, 0x11, 0x3, &pc);
+	int64_t v;
+
+	if (busy < 0 || fd < 0) {
+		printf("FAIL rdpmc_never_chained: cannot open the events\n");
+		return;
+	}
+	spin(LOOP);
+	v = user_read(pc);
+	printf("%s rdpmc_never_chained: index %u, width %u (0, or 32 for PMCCNTR: never a pair), read %lld\n",
+	       pc->index == 0 || pc->index == CYCLE_IDX + 1 ? "PASS" : "FAIL",
+	       pc->index, pc->pmc_width, (long long)v);
+	close(fd);
+	close(busy);
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t type = argc > 1 ? strtoul(argv[1], NULL, 0) : 8;
+	bool chained = argc > 2 && !strcmp(argv[2], "chained");
 	struct perf_event_mmap_page *pc;
 	int64_t a, b, delta;
 	int fd, i;
 
+	signal(SIGILL, on_sigill);
 	set_user_access(0);
-	fd = open_mapped(type, &pc);
+	fd = open_mapped(type, 0x08, 0x2, &pc);
 	if (fd < 0) {
 		printf("FAIL rdpmc open: cannot open and map the event\n");
 		return 0;
@@ -105,21 +164,31 @@ int main(int argc, char **argv)
 	close(fd);
 
 	set_user_access(1);
-	fd = open_mapped(type, &pc);
+	fd = open_mapped(type, 0x08, 0x2, &pc);
 	/* least of three: QEMU may credit an interrupt handler to EL0 */
 	for (i = 0, delta = INT64_MAX; i < 3; i++) {
 		spin(10);
 		a = user_read(pc);
 		spin(LOOP);
 		b = user_read(pc);
-		if (a >= 0 && b - a < delta)
+		if (a < 0 || b < 0) {
+			delta = a < 0 ? a : b;
+			break;
+		}
+		if (b - a < delta)
 			delta = b - a;
 	}
-	printf("%s rdpmc on: index %u, width %u, EL0 reads advance %lld over a %lu-instruction loop\n",
-	       delta >= (int64_t)(2 * LOOP) && delta <= (int64_t)(2 * LOOP) + 64 ?
-	       "PASS" : "FAIL", pc->index, pc->pmc_width, (long long)delta,
-	       2 * LOOP);
+	if (delta == -2)
+		printf("FAIL rdpmc on: index %u offered, but the EL0 read trapped (no PMUSERENR grant)\n",
+		       pc->index);
+	else
+		printf("%s rdpmc on: index %u, width %u, EL0 reads advance %lld over a %lu-instruction loop\n",
+		       delta >= (int64_t)(2 * LOOP) &&
+		       delta <= (int64_t)(2 * LOOP) + 64 ? "PASS" : "FAIL",
+		       pc->index, pc->pmc_width, (long long)delta, 2 * LOOP);
 	close(fd);
+	if (chained)
+		check_never_chained(type);
 	set_user_access(0);
 	return 0;
 }

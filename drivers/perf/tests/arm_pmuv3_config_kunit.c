@@ -129,12 +129,16 @@ static void evtyper_fields_test(struct kunit *test)
 /* ---- counter allocation ------------------------------------------------ */
 
 #define CYCLE	ARMV8_PMU_CYCLE_IDX
+#define ICNTR	ARMV8_PMU_INSTR_IDX
 
+/* @n event counters and PMCCNTR; n < 0: 6 of them and PMICNTR too. */
 static void pmu_counters(unsigned long *mask, int n)
 {
 	bitmap_zero(mask, ARMPMU_MAX_HWEVENTS);
-	bitmap_set(mask, 0, n);
+	bitmap_set(mask, 0, n < 0 ? 6 : n);
 	__set_bit(CYCLE, mask);
+	if (n < 0)
+		__set_bit(ICNTR, mask);
 }
 
 struct alloc_case {
@@ -165,6 +169,29 @@ static const struct alloc_case alloc_cases[] = {
 	{ "pair_odd_count", 5, GENMASK(3, 0), { .evtype = 0x08, .chained = true },
 	  -EAGAIN, GENMASK(3, 0) },
 	{ "no_counters", 0, 0, { .evtype = 0x08 }, -EAGAIN, 0 },
+	/*
+	 * A user-readable 64-bit cycles event before PMUv3p5: PMCCNTR or
+	 * nothing, never a chained pair EL0 would read as one counter.
+	 */
+	{ "rdpmc_long_cycles_pmccntr", 6, 0,
+	  { .evtype = 0x11, .chained = true, .user_read = true }, CYCLE,
+	  BIT_ULL(CYCLE) },
+	{ "rdpmc_long_cycles_busy", 6, BIT_ULL(CYCLE),
+	  { .evtype = 0x11, .chained = true, .user_read = true }, -EAGAIN,
+	  BIT_ULL(CYCLE) },
+	{ "long_cycles_busy_pairs", 6, BIT_ULL(CYCLE),
+	  { .evtype = 0x11, .chained = true }, 0, BIT_ULL(CYCLE) | GENMASK(1, 0) },
+	/* FEAT_PMUv3_ICNTR: INST_RETIRED prefers PMICNTR (index 32) */
+	{ "inst_to_icntr", -1, 0, { .evtype = 0x08 }, ICNTR, BIT_ULL(ICNTR) },
+	{ "inst_icntr_busy", -1, BIT_ULL(ICNTR), { .evtype = 0x08 }, 0,
+	  BIT_ULL(ICNTR) | BIT(0) },
+	{ "inst_threshold_not_icntr", -1, 0,
+	  { .evtype = 0x08, .threshold = true }, 0, BIT(0) },
+	{ "inst_rdpmc_not_icntr", -1, 0, { .evtype = 0x08, .user_read = true },
+	  0, BIT(0) },
+	{ "inst_no_icntr_here", 6, 0, { .evtype = 0x08 }, 0, BIT(0) },
+	{ "cycles_not_icntr", -1, BIT_ULL(CYCLE) | GENMASK(5, 0),
+	  { .evtype = 0x11 }, -EAGAIN, BIT_ULL(CYCLE) | GENMASK(5, 0) },
 };
 
 static void alloc_case_desc(const struct alloc_case *c, char *desc)

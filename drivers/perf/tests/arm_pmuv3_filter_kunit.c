@@ -248,7 +248,27 @@ static void filter_bad_mode_test(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * Guest-only counting needs KVM up: refused without it (kvm-arm.mode=none,
+ * KVM not built), whatever else the attr asks; exclude_guest alone is
+ * fine anywhere (perf sets it by default).
+ */
+static void filter_guests_need_kvm_test(struct kunit *test)
+{
+	struct perf_event_attr host_only = { .exclude_guest = 1 };
+	struct perf_event_attr guest_only = { .exclude_host = 1 };
+	struct perf_event_attr neither = { .exclude_host = 1, .exclude_guest = 1,
+					   .exclude_user = 1 };
+
+	KUNIT_EXPECT_EQ(test, armv8pmu_check_guests(&host_only, false), 0);
+	KUNIT_EXPECT_EQ(test, armv8pmu_check_guests(&host_only, true), 0);
+	KUNIT_EXPECT_EQ(test, armv8pmu_check_guests(&guest_only, false), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, armv8pmu_check_guests(&guest_only, true), 0);
+	KUNIT_EXPECT_EQ(test, armv8pmu_check_guests(&neither, false), -EOPNOTSUPP);
+}
+
 static struct kunit_case arm_pmuv3_filter_test_cases[] = {
+	KUNIT_CASE(filter_guests_need_kvm_test),
 	KUNIT_CASE_PARAM(filter_table_test, filter_gen_params),
 	KUNIT_CASE(filter_table_complete_test),
 	KUNIT_CASE(filter_exclude_idle_test),

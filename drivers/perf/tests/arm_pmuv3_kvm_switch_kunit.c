@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit: KVM's per-CPU PMU switch state (<kvm/arm_pmu_switch.h>).
+ *
+ * For every switch kind (none, type rewrite, enabled on the host side
+ * only, on the guest side only) with a vCPU loaded and not: the type the
+ * driver must program now, whether to enable the counter now, and what
+ * the state then holds; removal and reset; the copy into a vCPU; and the
+ * protected hypervisor's sanitised copy of hostile host state, which
+ * must never name a counter that does not exist nor a type field the
+ * driver does not program.
+ */
+#include <kunit/test.h>
+#include <kvm/arm_pmu_switch.h>
+
+/* PMEVTYPER filter bits (Arm ARM D24.5): P excludes EL1, U EL0; NSH EL2. */
+#define P	ARMV8_PMU_EXCLUDE_EL1
+#define U	ARMV8_PMU_EXCLUDE_EL0
+#define NSH	ARMV8_PMU_INCLUDE_EL2
+#define INST	0x08
+
+struct add_case {
+	const char *name;
+	enum armv8pmu_host_mode mode;
+	bool loaded;
+	int idx;
+	u64 host, guest;	/* the driver's types for the two contexts */
+	u64 typer;		/* expected: type to program now */
+	bool enable;		/* expected: enable now */
+	unsigned long events_host, events_guest, typer_switch;
+};
+
+#define B(i)	BIT(i)
+
+static const struct add_case add_cases[] = {
+	/* same filter both sides: nothing to switch */
+	{ "none", ARMV8PMU_MODE_NVHE, false, 0, INST, INST, INST, true, 0, 0, 0 },
+	{ "none_loaded", ARMV8PMU_MODE_VHE, true, 0, INST, INST, INST, true, 0, 0, 0 },
+	/* VHE: exclude_guest on EL0 -> rewrite the EL0 bit at load/put */
+	{ "vhe_typer", ARMV8PMU_MODE_VHE, false, 1, INST | NSH, INST | NSH | U,
+	  INST | NSH, true, 0, 0, B(1) },
+	{ "vhe_typer_loaded", ARMV8PMU_MODE_VHE, true, 1, INST | NSH,
+	  INST | NSH | U, INST | NSH | U, true, 0, 0, B(1) },
+	/* nVHE: a host-only counter that counts EL2: type rewrite at EL2 */
+	{ "nvhe_typer", ARMV8PMU_MODE_NVHE, false, 2, INST | NSH, INST | NSH | P | U,
+	  INST | NSH, true, 0, 0, B(2) },
+	{ "nvhe_typer_loaded", ARMV8PMU_MODE_NVHE, true, 2, INST | NSH,
+	  INST | NSH | P | U, INST | NSH | P | U, true, 0, 0, B(2) },
+	/* nVHE: exclude_hv host-only: enabled only while the host runs */
+	{ "nvhe_cnten_host", ARMV8PMU_MODE_NVHE, false, 3, INST, INST | P | U,
+	  INST, true, B(3), 0, 0 },
+	{ "nvhe_cnten_host_loaded", ARMV8PMU_MODE_NVHE, true, 3, INST,
+	  INST | P | U, INST, false, B(3), 0, 0 },
+	/* guest-only: enabled only while the guest runs, with the guest type */
+	{ "pkvm_cnten_guest", ARMV8PMU_MODE_PKVM, false, 4, INST | P | U, INST,
+	  INST, false, 0, B(4), 0 },
+	{ "pkvm_cnten_guest_loaded", ARMV8PMU_MODE_PKVM, true, 4, INST | P | U,
+	  INST, INST, true, 0, B(4), 0 },
+	/* the cycle and instruction counters switch like the others */
+	{ "cycle_counter", ARMV8PMU_MODE_NVHE, false, 31, NSH, NSH | P | U,
+	  NSH, true, 0, 0, B(31) },
+	{ "instr_counter", ARMV8PMU_MODE_NVHE, false, 32, INST, INST | P | U,
+	  INST, true, B(32), 0, 0 },
+	/* out of range: programmed as the host's, nothing recorded */
+	{ "bad_index", ARMV8PMU_MODE_NVHE, false, 33, INST, INST | P | U,
+	  INST, true, 0, 0, 0 },
+};
+
+static void add_case_desc(const struct add_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(add, add_cases, add_case_desc);
+
+static void add_test(struct kunit *test)
+{
+	const struct add_case *c = test->param_value;
+	struct kvm_pmu_events ev = { };
+	u64 typer = ~0ULL;
+	bool enable;
+
+	enable = kvm_pmu_events_add(&ev, c->mode, c->loaded, c->idx, c->host,
+				    c->guest, &typer);
+	KUNIT_EXPECT_EQ(test, typer, c->typer);
+	KUNIT_EXPECT_EQ(test, enable, c->enable);
+	KUNIT_EXPECT_EQ(test, ev.events_host, c->events_host);
+	KUNIT_EXPECT_EQ(test, ev.events_guest, c->events_guest);
+	KUNIT_EXPECT_EQ(test, ev.typer_switch, c->typer_switch);
+	KUNIT_EXPECT_EQ(test, ev.switching,
+			c->events_host | c->events_guest | c->typer_switch);
+	if (c->typer_switch) {
+		KUNIT_EXPECT_EQ(test, ev.typer_host[c->idx], c->host);
+		KUNIT_EXPECT_EQ(test, ev.typer_guest[c->idx], c->guest);
+	}
+
+	/* Removing it leaves nothing to switch. */
+	kvm_pmu_events_del(&ev, c->idx);
+	KUNIT_EXPECT_EQ(test, ev.switching, 0UL);
+	KUNIT_EXPECT_EQ(test, ev.events_host | ev.events_guest | ev.typer_switch, 0UL);
+}
+
+/* Removing one counter keeps the others; a reset forgets them all. */
+static void del_and_reset_test(struct kunit *test)
+{
+	struct kvm_pmu_events ev = { };
+	u64 typer;
+
+	kvm_pmu_events_add(&ev, ARMV8PMU_MODE_NVHE, false, 0, INST, INST | P | U, &typer);
+	kvm_pmu_events_add(&ev, ARMV8PMU_MODE_NVHE, false, 1, INST | P | U, INST, &typer);
+	kvm_pmu_events_add(&ev, ARMV8PMU_MODE_NVHE, false, 2, INST | NSH,
+			   INST | NSH | P | U, &typer);
+	KUNIT_EXPECT_EQ(test, ev.switching, B(0) | B(1) | B(2));
+
+	kvm_pmu_events_del(&ev, 1);
+	KUNIT_EXPECT_EQ(test, ev.switching, B(0) | B(2));
+	KUNIT_EXPECT_EQ(test, ev.events_guest, 0UL);
+	kvm_pmu_events_del(&ev, 40);	/* ignored */
+	KUNIT_EXPECT_EQ(test, ev.switching, B(0) | B(2));
+
+	kvm_pmu_events_reset(&ev);
+	KUNIT_EXPECT_EQ(test, ev.switching | ev.events_host | ev.events_guest |
+			ev.typer_switch, 0UL);
+}
+
+/* The copy takes the masks and exactly the type entries in use. */
+static void copy_test(struct kunit *test)
+{
+	struct kvm_pmu_events src = { }, dst;
+	u64 typer;
+
+	memset(&dst, 0xa5, sizeof(dst));
+	kvm_pmu_events_copy(&dst, &src);
+	KUNIT_EXPECT_EQ(test, dst.switching, 0UL);
+
+	kvm_pmu_events_add(&src, ARMV8PMU_MODE_NVHE, false, 5, INST | NSH,
+			   INST | NSH | P | U, &typer);
+	kvm_pmu_events_add(&src, ARMV8PMU_MODE_NVHE, false, 0, INST, INST | P | U, &typer);
+	kvm_pmu_events_copy(&dst, &src);
+	KUNIT_EXPECT_EQ(test, dst.switching, B(0) | B(5));
+	KUNIT_EXPECT_EQ(test, dst.events_host, B(0));
+	KUNIT_EXPECT_EQ(test, dst.events_guest, 0UL);
+	KUNIT_EXPECT_EQ(test, dst.typer_switch, B(5));
+	KUNIT_EXPECT_EQ(test, dst.typer_host[5], INST | NSH);
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[5], INST | NSH | P | U);
+}
+
+static void counters_of_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kvm_pmu_counters_of(6, false), GENMASK(5, 0) | B(31));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_counters_of(0, false), B(31));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_counters_of(31, true), GENMASK(32, 0));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_counters_of(40, false), GENMASK(31, 0));
+}
+
+/*
+ * Hostile host state: every mask bit set, every type all ones.  The
+ * hypervisor's copy names only the 6 + cycle counters that exist, types
+ * only in the fields the driver programs, and @switching is recomputed.
+ */
+static void sanitise_hostile_test(struct kunit *test)
+{
+	unsigned long counters = kvm_pmu_counters_of(6, false);
+	struct kvm_pmu_events src, dst;
+	int idx;
+
+	memset(&src, 0xff, sizeof(src));
+	memset(&dst, 0, sizeof(dst));
+	kvm_pmu_events_sanitise(&dst, &src, counters);
+
+	KUNIT_EXPECT_EQ(test, dst.events_host, counters);
+	KUNIT_EXPECT_EQ(test, dst.events_guest, counters);
+	KUNIT_EXPECT_EQ(test, dst.typer_switch, counters);
+	KUNIT_EXPECT_EQ(test, dst.switching, counters);
+	for (idx = 0; idx < 6; idx++)
+		KUNIT_EXPECT_EQ(test, dst.typer_guest[idx],
+				ARMV8_PMU_EVTYPE_EVENT | ARMV8_PMU_EVTYPE_TH |
+				ARMV8_PMU_EVTYPE_TC | P | U | NSH);
+	KUNIT_EXPECT_EQ(test, dst.typer_host[31], (u64)(P | U | NSH));
+	/* Entries for counters that do not exist are not even written. */
+	for (idx = 6; idx < 31; idx++)
+		KUNIT_EXPECT_EQ(test, dst.typer_host[idx], 0ULL);
+	KUNIT_EXPECT_EQ(test, dst.typer_host[32], 0ULL);
+}
+
+/* A host that claims nothing switches must not hide a bit that does. */
+static void sanitise_recomputes_switching_test(struct kunit *test)
+{
+	struct kvm_pmu_events src = { }, dst = { };
+
+	src.events_guest = B(2);
+	src.switching = 0;
+	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
+	KUNIT_EXPECT_EQ(test, dst.switching, B(2));
+
+	/* The cycle counter's filter register has no event field. */
+	src.typer_switch = B(31);
+	src.typer_guest[31] = 0x11 | P;
+	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[31], (u64)P);
+}
+
+/* PMCCFILTR/PMICFILTR take the filter only; PMEVTYPER event, TH, TC too. */
+static void typer_mask_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kvm_pmu_typer_mask(31), (u64)ARMV8PMU_FILTER_MASK);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_typer_mask(32), (u64)ARMV8PMU_FILTER_MASK);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_typer_mask(0) & GENMASK_ULL(15, 0),
+			GENMASK_ULL(15, 0));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_typer_mask(0) & GENMASK_ULL(26, 16), 0ULL);
+}
+
+static struct kunit_case arm_pmuv3_kvm_switch_test_cases[] = {
+	KUNIT_CASE_PARAM(add_test, add_gen_params),
+	KUNIT_CASE(del_and_reset_test),
+	KUNIT_CASE(copy_test),
+	KUNIT_CASE(counters_of_test),
+	KUNIT_CASE(sanitise_hostile_test),
+	KUNIT_CASE(sanitise_recomputes_switching_test),
+	KUNIT_CASE(typer_mask_test),
+	{}
+};
+
+static struct kunit_suite arm_pmuv3_kvm_switch_test_suite = {
+	.name = "arm_pmuv3_kvm_switch",
+	.test_cases = arm_pmuv3_kvm_switch_test_cases,
+};
+
+kunit_test_suite(arm_pmuv3_kvm_switch_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for KVM's host PMU switch state");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Compile, as object files only, the configurations the main build does
+# not cover, so that they stay building:
+#   arm64-kvm-no-pmu: CONFIG_KVM=y, CONFIG_ARM_PMU=n (arch/arm64/kvm/)
+#   arm-pmuv3:        ARCH=arm with CONFIG_ARM_PMUV3=y (drivers/perf/)
+# Each is allnoconfig plus mk/configs/<name>.config in build/cfg-<name>.
+# Prints "config NAME: ok|FAILED"; the log is build/logs/cfg-NAME.log.
+# Exits 1 if any failed.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+JOBS=${JOBS:-$(nproc)}
+mkdir -p "$BUILD/logs"
+
+build() {	# name arch cross_compile objects...
+	name=$1 arch=$2 cross=$3; shift 3
+	out=$BUILD/cfg-$name log=$BUILD/logs/cfg-$name.log
+	mkdir -p "$out"
+	k="make -C $BUILD/src O=$out ARCH=$arch CROSS_COMPILE=$cross"
+	k="$k CC=ccache\ ${cross}gcc -j$JOBS"
+	if { KCONFIG_ALLCONFIG="$TOP/mk/configs/$name.config" \
+		eval "$k allnoconfig" &&
+	     # The fragment must have taken: a config that silently lost
+	     # the option under test would test nothing.
+	     for opt in $(grep -o '^CONFIG_[A-Z0-9_]*=[yn]' "$TOP/mk/configs/$name.config"); do
+		o=${opt%=*} v=${opt#*=}
+		if [ "$v" = y ]; then grep -qx "$o=y" "$out/.config"
+		else ! grep -q "^$o=" "$out/.config"; fi ||
+			{ echo "$o is not $v in $out/.config"; exit 1; }
+	     done &&
+	     eval "$k $*"; } >"$log" 2>&1; then
+		echo "config $name: ok"
+		return 0
+	fi
+	echo "config $name: FAILED (see $log)"
+	grep -m5 -E 'error|Error' "$log"
+	return 1
+}
+
+rc=0
+build arm64-kvm-no-pmu arm64 aarch64-linux-gnu- arch/arm64/kvm/ || rc=1
+build arm-pmuv3 arm arm-linux-gnueabihf- drivers/perf/arm_pmuv3.o || rc=1
+exit $rc

@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The overlay replaces some base files whole (mk/base-replaced.sha256
+# lists them).  If the base tree's copy differs from the pinned 6.12
+# version, laying ours over it would drop whatever changed there without
+# a word: stop, naming the files, unless OVERLAY_FORCE=1 says the user
+# has looked.  Every overlay file that exists in the base must be listed.
+# Usage: mk/check-base.sh BASE_DIR
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BASE=$1
+SUMS=$TOP/mk/base-replaced.sha256
+
+changed=""
+for f in $(cd "$TOP" && find arch drivers include Documentation -type f | sort); do
+	[ -e "$BASE/$f" ] || continue
+	want=$(sed -n "s|^\([0-9a-f]*\)  $f\$|\1|p" "$SUMS")
+	if [ -z "$want" ]; then
+		changed="$changed $f(not-in-$(basename "$SUMS"))"
+		continue
+	fi
+	have=$(sha256sum "$BASE/$f" | cut -d' ' -f1)
+	[ "$have" = "$want" ] || changed="$changed $f"
+done
+[ -z "$changed" ] && exit 0
+
+echo "check-base: the base tree's version of files our overlay replaces" >&2
+echo "check-base: differs from the pinned 6.12 one:" >&2
+for f in $changed; do echo "check-base:   $f" >&2; done
+echo "check-base: upstream changes there would be lost.  Compare them with" >&2
+echo "check-base: ours, then rerun with OVERLAY_FORCE=1 to build anyway." >&2
+[ "${OVERLAY_FORCE:-0}" = 1 ] && { echo "check-base: OVERLAY_FORCE=1: going on" >&2; exit 0; }
+exit 1
