@@ -1,16 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Boot-time checks of the PMUv3 driver with the real perf tool.  Sourced
-# by /init; prints "@@TEST <name> PASS|FAIL <detail>" for each check.
-# The host (tests/check.sh) counts them.
+# by /init, which reports them in KTAP (tests/guest/ktap.sh).
 
 PMU=/sys/bus/event_source/devices/armv8_pmuv3
-
-result() {	# name ok(0/1) detail...
-	name=$1; ok=$2; shift 2
-	if [ "$ok" = 0 ]; then echo "@@TEST $mode/$name PASS $*"
-	else echo "@@TEST $mode/$name FAIL $*"; fi
-}
+plan 18
 
 # perf stat -x, prints "value,unit,event,..." per event, in order.
 stat_values() {	# events workload... -> values on one line
@@ -84,26 +78,42 @@ result raw_and_long $? "generic=$1 raw=$2 long=$3"
 set -- $(stat_values cycles /bin/loop 100000 0)
 [ -n "$1" ] && [ "$1" -gt 0 ]; result cycles $? "cycles=$1"
 
-# --- bad configs are refused with an error, not counted ---
-# perf stat exits 0 when an event fails to open; it says <not supported>.
-rejected() {	# event -> 0 if perf could not open it
-	perf stat -x, -e "$1" -o /tmp/err -- true >/tmp/err.out 2>&1 || return 0
-	grep -q '<not supported>' /tmp/err
+# --- bad configs are refused with the right errno, and perf counts nothing ---
+# The errno from perf_event_open itself (open_errno), and perf's own
+# word: it runs, and marks that event <not supported>.  A perf that
+# fails for another reason, or does not run at all, is not a refusal.
+rejected() {	# perf-event type config config1 errno
+	got=$(/bin/open_errno "$2" "$3" "$4")
+	perf stat -x, -e "$1" -o /tmp/err -- true >/tmp/err.out 2>&1
+	rc=$?
+	[ $rc = 0 ] && grep -q "^<not supported>,,$1," /tmp/err
+	perf_ok=$?
+	echo "$2/$3/$4: $got (expected $5), perf exit $rc: $(grep -v '^#' /tmp/err /tmp/err.out | grep . | head -2 | tr '\n' ' ')"
+	[ "$got" = "$5" ] && [ $perf_ok = 0 ]
 }
-rejected armv8_pmuv3/event=0x1e/; result reject_chain $? "CHAIN (0x1e) as a raw event"
-rejected r100008; result reject_config_bits $? "config bit 20 is outside event=config:0-15"
-rejected armv8_pmuv3/event=0x08,threshold=5/
-result reject_threshold $? "threshold without FEAT_PMUv3_TH"
-perf stat -e instructions,instructions -x, -o /tmp/ok.csv -- true >/dev/null 2>&1
-result control_after_rejects $? "a valid event still opens"
+type=$(cat $PMU/type)
+out=$(rejected armv8_pmuv3/event=0x1e/ "$type" 0x1e 0 EINVAL)
+result reject_chain $? "CHAIN (0x1e) as a raw event: $out"
+out=$(rejected r100008 4 0x100008 0 EINVAL)
+result reject_config_bits $? "config bit 20 is outside event=config:0-15: $out"
+out=$(rejected armv8_pmuv3/event=0x08,threshold=5/ "$type" 0x08 0xa0 EOPNOTSUPP)
+result reject_threshold $? "threshold without FEAT_PMUv3_TH: $out"
+perf stat -e instructions,instructions -x, -o /tmp/ok.csv -- /bin/loop 1000 0 >/dev/null 2>&1 &&
+	[ "$(grep -c '^[0-9]' /tmp/ok.csv)" = 2 ]
+result control_after_rejects $? "a valid event still opens and counts: $(grep -v '^#' /tmp/ok.csv | cut -d, -f1 | tr '\n' ' ')"
 
 # A group larger than the PMU (6 counters + cycle counter) cannot be
-# scheduled: perf reports it, and nothing is counted in part.
-g=instructions; for i in 1 2 3 4 5 6 7; do g="$g,instructions"; done
-perf stat -x, -e "{$g}" -o /tmp/big.csv -- true >/dev/null 2>&1
-n=$(grep -c '<not counted>\|<not supported>' /tmp/big.csv)
-[ "$n" -ge 1 ] || ! grep -q '^[0-9]' /tmp/big.csv
-result group_too_big $? "$(grep -v '^#' /tmp/big.csv | head -1)"
+# scheduled: perf runs, and none of its 8 events is counted.  The same
+# group one smaller counts all 7: the refusal is about the size.
+g=cycles; for i in 1 2 3 4 5 6; do g="$g,instructions"; done
+perf stat -x, -e "{$g}" -o /tmp/fits.csv -- /bin/loop 1000 0 >/dev/null 2>&1
+fits=$?
+perf stat -x, -e "{$g,instructions}" -o /tmp/big.csv -- /bin/loop 1000 0 >/tmp/big.out 2>&1
+big=$?
+nc=$(grep -c '^<not counted>\|^<not supported>' /tmp/big.csv)
+[ $fits = 0 ] && [ "$(grep -c '^[0-9]' /tmp/fits.csv)" = 7 ] &&
+	[ $big = 0 ] && [ "$nc" = 8 ] && ! grep -q '^[0-9]' /tmp/big.csv
+result group_too_big $? "7 events: exit $fits, $(grep -c '^[0-9]' /tmp/fits.csv) counted; 8: exit $big, $nc not counted: $(grep -v '^#' /tmp/big.csv /tmp/big.out | grep . | head -1)"
 
 # --- sampling: perf record, then perf report ---
 # cycles, not instructions: QEMU 7.2 raises INST_RETIRED overflows late
@@ -121,9 +131,4 @@ result record_user $? "samples=$samples, kernel ${kshare:-0}%, top: $(grep '%' /
 # --- user-space counter access (kernel.perf_user_access, rdpmc=1) ---
 # a57: 32-bit counters, so 64-bit events chain; rdpmc must never get a pair.
 chain=""; [ "$mode" = a57 ] && chain=chained
-/bin/rdpmc "$(cat $PMU/type)" $chain > /tmp/rdpmc.out 2>&1
-cat /tmp/rdpmc.out
-grep -E '^(PASS|FAIL) ' /tmp/rdpmc.out | while read -r verdict what; do
-	name=$(echo "${what%%:*}" | sed 's/[^A-Za-z0-9_.-]/_/g')
-	[ "$verdict" = PASS ]; result "$name" $? "${what#*: }"
-done
+run_program rdpmc /bin/rdpmc "$(cat $PMU/type)" $chain

@@ -5,5 +5,6 @@
 # earlier jobs took and found nothing.  Sourced by /init.
 stats=$(grep -E '^ *(debug_locks|lock-classes|direct dependencies):' \
 	/proc/lockdep_stats 2>/dev/null | tr -s ' ' | tr '\n' ',')
-if echo "$stats" | grep -q 'debug_locks: 1,'; then v=PASS; else v=FAIL; fi
-echo "@@TEST $mode/lockdep_on $v ${stats:-no /proc/lockdep_stats}"
+plan 1
+echo "$stats" | grep -q 'debug_locks: 1,'
+result lockdep_on $? "${stats:-no /proc/lockdep_stats}"

@@ -377,6 +377,8 @@ int main(int argc, char **argv)
 	sampling = argc > 4 ? atoi(argv[4]) : 1;
 	trace = argc > 6 && atoi(argv[6]);
 
+	printf("PLAN %d\n", sampling ? 3 : 2);
+	fflush(stdout);
 	pin_to_cpu0();
 	state = seed ?: 1;
 	control_before = control_count();

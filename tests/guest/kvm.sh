@@ -1,30 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# KVM checks: our pmu_split test, the base tree's vpmu_counter_access
-# selftest, and the real perf tool's view of a guest.  Sourced by /init.
+# KVM checks: our programs (tests/kvm/), the base tree's
+# vpmu_counter_access selftest, and the real perf tool's view of a guest.
+# Sourced by /init, which reports them in KTAP (tests/guest/ktap.sh).
 
-result() {	# name ok(0/1) detail...
-	name=$1; ok=$2; shift 2
-	if [ "$ok" = 0 ]; then echo "@@TEST $mode/$name PASS $*"
-	else echo "@@TEST $mode/$name FAIL $*"; fi
-}
+# How many results this boot gives (see the cases below).
+case "$mode" in
+*-debug|*-nmi) plan 4 ;;
+*-up) plan 6 ;;
+*) plan 7 ;;
+esac
 
 if [ ! -e /dev/kvm ]; then
 	result kvm_present 1 "no /dev/kvm"
 	return 0 2>/dev/null || exit 0
 fi
 
-# Our tests print "PASS|FAIL what: detail" lines and "<name>: N failed".
+# Our programs plan their checks and print a PASS/FAIL line for each.
 run_ours() {	# name
-	/bin/$1 > /tmp/$1.out 2>&1
-	rc=$?
-	cat /tmp/$1.out
-	grep -E '^(PASS|FAIL) ' /tmp/$1.out | while read -r verdict what; do
-		check=$(echo "${what%%:*}" | sed 's/[^A-Za-z0-9_.-]/_/g')
-		[ "$verdict" = PASS ]; result "$1/$check" $? "${what#*: }"
-	done
-	grep -q "^$1: 0 failed" /tmp/$1.out
-	result "$1" $? "exit $rc"
+	run_program "$1" "/bin/$1"
 }
 
 # On two CPUs QEMU counts the other vCPU's work into a vCPU waiting for
@@ -46,7 +40,7 @@ esac
 
 /bin/vpmu_counter_access > /tmp/vpmu.out 2>&1
 rc=$?
-tail -3 /tmp/vpmu.out
+tail -3 /tmp/vpmu.out | sed 's/^/    # /'
 [ $rc = 0 ]; result vpmu_counter_access $? "exit $rc"
 
 case "$mode" in *-debug|*-nmi) return 0 2>/dev/null || exit 0 ;; esac
@@ -55,9 +49,9 @@ case "$mode" in *-debug|*-nmi) return 0 2>/dev/null || exit 0 ;; esac
 # perf opens a plain "instructions" with exclude_guest set, so it equals
 # :H; "all" is :GH.  As one group the split is exact; perf's default
 # (separate events, enabled one after another) is shown too.
-echo "== perf stat -e instructions:G,instructions:H,instructions,instructions:GH -- pmu_split run"
+echo "    # perf stat -e instructions:G,instructions:H,instructions,instructions:GH -- pmu_split run"
 perf stat -e instructions:G,instructions:H,instructions,instructions:GH \
-	-- /bin/pmu_split run 2>&1 | grep -E 'instructions|elapsed'
+	-- /bin/pmu_split run 2>&1 | grep -E 'instructions|elapsed' | sed 's/^/    # /'
 perf stat -x, -e '{instructions:G,instructions:H,instructions:GH}' -o /tmp/gh.csv \
 	-- /bin/pmu_split run >/dev/null 2>&1
 set -- $(grep -v '^#' /tmp/gh.csv | grep -v '^$' | cut -d, -f1 | tr '\n' ' ')

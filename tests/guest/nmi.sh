@@ -6,11 +6,7 @@
 # fuzzer (sampling attrs), the KVM stress programs and the lockdep check
 # run as their own jobs in the same boot.
 
-result() {	# name ok(0/1) detail...
-	name=$1; ok=$2; shift 2
-	if [ "$ok" = 0 ]; then echo "@@TEST $mode/$name PASS $*"
-	else echo "@@TEST $mode/$name FAIL $*"; fi
-}
+plan 3
 
 line=$(dmesg | grep 'hw perfevents:')
 echo "$line" | grep -q 'using NMIs'; result pmu_irq_is_nmi $? "$line"

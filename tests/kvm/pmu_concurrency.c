@@ -83,17 +83,27 @@ static void *vcpu_thread(void *arg)
 	return NULL;
 }
 
-static void set_online(int cpu, int online)
+/* Return: whether the CPU is now in the state asked for. */
+static bool set_online(int cpu, int online)
 {
 	char path[64];
+	int now = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	f = fopen(path, "w");
 	if (!f)
-		return;
+		return false;
 	fprintf(f, "%d\n", online);
+	if (fclose(f))
+		return false;
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &now) != 1)
+		now = -1;
 	fclose(f);
+	return now == online;
 }
 
 /* Move the vCPU threads around, and unplug CPU 1 now and then. */
@@ -110,10 +120,12 @@ static void *mover(void *arg)
 		if (tids[v] && !sched_setaffinity(tids[v], sizeof(set), &set))
 			stats[0]++;
 		if (i % 3 == 2 && stats[1] < HOTPLUGS) {
-			set_online(1, 0);
+			bool off = set_online(1, 0);
+
 			usleep(500);
-			set_online(1, 1);
-			stats[1]++;
+			/* Counted only when CPU 1 really went off and came back. */
+			if (set_online(1, 1) && off)
+				stats[1]++;
 		}
 		usleep(200);
 	}
@@ -128,6 +140,7 @@ int main(void)
 	int stats[2] = { 0, 0 }, i, g;
 	struct kvm_vm *vm;
 
+	plan(NR_VCPUS * NR_GROUPS + 2);
 	vm = vm_create_with_vcpus(NR_VCPUS, guest_rounds, vcpus);
 	vm_init_descriptor_tables(vm);
 	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_SVC64,
@@ -162,6 +175,10 @@ int main(void)
 	printf("%s multiplexed: groups ran part of the time\n",
 	       t[0].res[0].running < t[0].res[0].enabled ? "PASS" : "FAIL");
 	failures += t[0].res[0].running >= t[0].res[0].enabled;
+	/* The moves and unplugs must have happened while the vCPUs ran. */
+	check(stats[0] > 0 && stats[1] > 0, "hotplug and migration happened",
+	      "%d affinity moves, %d CPU 1 offline/online cycles", stats[0],
+	      stats[1]);
 
 	kvm_vm_free(vm);
 	printf("pmu_concurrency: %d failed\n", failures);

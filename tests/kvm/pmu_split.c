@@ -188,6 +188,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "run"))
 		return run_only();
 
+	plan(11);	/* 6 partitions, 5 figures */
 	printf("pmu_split: %lu rounds of EL1 loop %lu, EL0 loop %lu, hypercall\n",
 	       rounds, n1, n0);
 	measure(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, &variants[0], 2,

@@ -4,11 +4,15 @@
  *
  * The vCPU thread measures a long guest run (EL1 loop, EL0 loop and an
  * in-kernel hypercall per round) with a pinned group of instruction
- * events: all, host-only and guest-only.  Meanwhile another thread opens
- * events on the vCPU thread with random exclusions (so that the perf
- * core adds, enables, reads and removes them by IPI while the vCPU is
- * loaded or in the guest), up to three at a time, for a bounded number
- * of operations with a fixed seed.  The kernel must not WARN or oops
+ * events: all, host-only and guest-only.  Meanwhile, and only while the
+ * vCPU is in KVM_RUN, another thread opens events on the vCPU thread
+ * with random exclusions (so that the perf core adds, enables, reads and
+ * removes them by IPI while the vCPU is loaded or in the guest), up to
+ * three at a time, with a fixed seed.  Each such IPI under QEMU -icount
+ * waits for the round-robin turn of the vCPU it targets, so a run of
+ * 50,000 rounds sees about 20 operations, half of them opens; the
+ * program checks that they happened and overlapped the run, so that a
+ * run where they did not cannot pass.  The kernel must not WARN or oops
  * (the boot test watches the console) and the pinned group must still
  * partition exactly: all = host-only + guest-only.
  */
@@ -24,14 +28,17 @@
 #include "ucall_common.h"
 
 #include "guest_loops.h"
+#include "pmu_test.h"
 
 #define SEED		20261202u
 #define OPERATIONS	3000
 #define MAX_LIVE	3
 
-static const uint64_t rounds = 2000, n1 = 2000, n0 = 2000;
-static volatile bool guest_done;
+static const uint64_t rounds = 50000, n1 = 2000, n0 = 2000;
+static volatile bool guest_done, in_guest_run;
 static pid_t vcpu_tid;
+/* Churn events opened, and of those, opened while the vCPU was in KVM_RUN. */
+static uint64_t opened, opened_in_run;
 
 static int perf_open(struct perf_event_attr *attr, pid_t pid, int group)
 {
@@ -47,7 +54,10 @@ static void *churn(void *arg)
 	uint64_t *ops = arg;
 	int i, slot;
 
-	for (i = 0; i < OPERATIONS && !guest_done; i++, (*ops)++) {
+	/* Churn only while the vCPU is in KVM_RUN: that is what is tested. */
+	while (!in_guest_run && !guest_done)
+		;
+	for (i = 0; i < OPERATIONS && in_guest_run; i++, (*ops)++) {
 		uint32_t r = rand_r(&seed);
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_HARDWARE,
@@ -70,6 +80,8 @@ static void *churn(void *arg)
 		live[slot] = perf_open(&attr, vcpu_tid, -1);
 		if (live[slot] < 0)
 			continue;	/* e.g. exclude_* this PMU refuses */
+		opened++;
+		opened_in_run += in_guest_run;
 		ioctl(live[slot], r & 128 ? PERF_EVENT_IOC_RESET :
 					    PERF_EVENT_IOC_ENABLE, 0);
 	}
@@ -107,9 +119,12 @@ int main(void)
 		__TEST_REQUIRE(fds[s] >= 0, "perf_event_open: %s", strerror(errno));
 	}
 
+	plan(3);
 	pthread_create(&thread, NULL, churn, &ops);
 	ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	in_guest_run = true;
 	vcpu_run(vcpu);
+	in_guest_run = false;
 	ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	guest_done = true;
 	pthread_join(thread, NULL);
@@ -121,12 +136,17 @@ int main(void)
 	       ops, SEED, rounds);
 	printf("pmu_stress: all=%lu host-only=%lu guest-only=%lu\n",
 	       buf[1], buf[2], buf[3]);
-	printf("%s partition under churn: all - host - guest = %ld\n",
-	       diff ? "FAIL" : "PASS", diff);
-	printf("pmu_stress: %d failed\n", diff != 0);
+	check(diff == 0, "partition under churn", "all - host - guest = %ld", diff);
+	/* The churn must have happened, and while the guest ran, to test anything. */
+	check(opened >= 5, "churn events opened", "%lu of %lu operations opened an event",
+	      opened, ops);
+	check(opened_in_run * 10 >= opened * 9, "churn overlapped the guest",
+	      "%lu of %lu events opened while the vCPU was in KVM_RUN",
+	      opened_in_run, opened);
+	printf("pmu_stress: %d failed\n", failures);
 
 	for (s = 2; s >= 0; s--)
 		close(fds[s]);
 	kvm_vm_free(vm);
-	return diff != 0;
+	return failures != 0;
 }

@@ -20,6 +20,17 @@ enum { SIDE_ALL, SIDE_HOST, SIDE_GUEST };
 
 static int failures;
 
+/*
+ * The number of checks this program will report, printed first: a run
+ * that ends early or skips a check then shows as missing results
+ * (tests/guest/ktap.sh), not as a smaller tally.
+ */
+static inline void plan(int n)
+{
+	printf("PLAN %d\n", n);
+	fflush(stdout);
+}
+
 /* "PASS|FAIL what: detail", counted in failures. */
 static inline void check(bool ok, const char *what, const char *fmt, ...)
 {

@@ -128,10 +128,34 @@ asm(".pushsection .text\n"
     "	ret\n"
     ".popsection\n");
 
+/*
+ * Every counter index at or above PMCR_EL0.N, read through PMXEVCNTR
+ * and written through PMXEVTYPER, must UNDEF: each one, not just some.
+ * Return: the number of indices where either access did not.
+ */
+static uint64_t undef_sweep(uint64_t n)
+{
+	uint64_t idx, missed = 0;
+
+	for (idx = n; idx < 31; idx++) {
+		uint64_t before = undefs;
+
+		write_sysreg(idx, pmselr_el0);
+		isb();
+		(void)read_sysreg(pmxevcntr_el0);
+		write_sysreg(0, pmxevtyper_el0);
+		isb();
+		missed += undefs - before != 2;
+	}
+	return missed;
+}
+
 static void guest_hostile(void)
 {
-	uint64_t s = SEED;
+	uint64_t s = SEED, n = (read_sysreg(pmcr_el0) >> 11) & 0x1f, missed;
 	int i;
+
+	missed = undef_sweep(n);
 
 	for (i = 0; i < HOSTILE_WRITES; i++)
 		hostile_write(guest_rnd(&s) % 17, guest_rnd(&s));
@@ -142,7 +166,7 @@ static void guest_hostile(void)
 		el0_pmu_poke(guest_rnd(&s));
 	}
 	write_sysreg(0, pmcr_el0);
-	GUEST_SYNC_ARGS(1, undefs, 0, 0, 0);
+	GUEST_SYNC_ARGS(1, undefs, missed, n, 0);
 	GUEST_DONE();
 }
 
@@ -237,6 +261,7 @@ int main(void)
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 
+	plan(6);
 	run(guest_watch, false, quiet, &uq);
 	run(guest_watch, true, spun, &us);
 	printf("vpmu_hostile: guest deltas across an exit: insns %lu/%lu, cycles %lu/%lu (quiet/VMM spin of %lu)\n",
@@ -261,6 +286,10 @@ int main(void)
 	      hostile[2]);
 	check(uh.args[2] > 0, "unimplemented registers UNDEF",
 	      "%lu UNDEFs", uh.args[2]);
+	check(uh.args[4] < 31 && uh.args[3] == 0,
+	      "every unimplemented counter index UNDEFs",
+	      "PMCR_EL0.N = %lu: %lu of %lu indices %lu-30 did not UNDEF both ways",
+	      uh.args[4], uh.args[3], 31 - uh.args[4], uh.args[4]);
 
 	printf("vpmu_hostile: %d failed\n", failures);
 	return failures ? 1 : 0;
