@@ -47,7 +47,8 @@ KMAKE_IN = $(MAKE) -C $(SRC) O=$(1) ARCH=$(ARCH) \
 KMAKE = $(call KMAKE_IN,$(KOBJ))
 
 .PHONY: all deps prepare overlay config kernel kernel-debug kunit \
-	initramfs demo check bench patches checkpatch clean distclean
+	initramfs demo check bench patches patches-check checkpatch clean \
+	distclean
 
 all: kernel
 
@@ -114,6 +115,10 @@ include mk/tests.mk
 
 patches: $(SRC)/.stamp
 	@mk/patches.sh
+
+# Every commit of the series builds (objects after each, Image at the end).
+patches-check: patches
+	@mk/patches-check.sh
 
 # checkpatch.pl --strict over the series: errors fail, warnings are shown.
 checkpatch: patches

@@ -7,7 +7,7 @@ set -e
 PKGS="linux-source-6.12 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       qemu-system-arm ccache mmdebstrap make gcc flex bison bc libssl-dev
       libelf-dev xz-utils cpio kmod rsync patch python3 python3-docutils git
-      perl gcc-arm-linux-gnueabihf"
+      perl gcc-arm-linux-gnueabihf qemu-efi-aarch64"
 
 missing=""
 for p in $PKGS; do

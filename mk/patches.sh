@@ -11,11 +11,26 @@ BASE=$BUILD/base
 WORK=$BUILD/series-repo
 OUT=$BUILD/patches
 
+# The author and Signed-off-by: AUTHOR="Name <email>", else the user's git
+# identity (this repository's, then the global one).  Never a placeholder:
+# without either, stop.
+if [ -n "${AUTHOR:-}" ]; then
+	name=${AUTHOR% <*}
+	email=$(echo "$AUTHOR" | sed -n 's/.*<\(.*\)>.*/\1/p')
+else
+	name=$(git -C "$TOP" config user.name || true)
+	email=$(git -C "$TOP" config user.email || true)
+fi
+if [ -z "$name" ] || [ -z "$email" ]; then
+	echo "patches: no author: set AUTHOR=\"Name <email>\" or git config user.name/user.email" >&2
+	exit 1
+fi
+
 rm -rf "$WORK" "$OUT" && mkdir -p "$WORK" "$OUT"
 cd "$WORK"
 git init -q
-git config user.name "pmuv3-kvm"
-git config user.email "pmuv3-kvm@example.org"
+git config user.name "$name"
+git config user.email "$email"
 
 # Every file any patch touches, at its base version (if it has one).
 files=$(sed -n 's/^path: //p' "$TOP/mk/series")
@@ -29,8 +44,19 @@ for f in $files; do
 done
 git add -A && git commit -q --allow-empty -m base
 
+# drivers/perf/tests/Makefile names only the suites present so far.
+tests_makefile() {
+	mk=drivers/perf/tests/Makefile
+	[ -e "$mk" ] || return 0
+	while IFS= read -r line; do
+		o=$(echo "$line" | sed -n 's/.*+= \(.*\)\.o$/\1/p')
+		[ -z "$o" ] || [ -e "drivers/perf/tests/$o.c" ] && echo "$line"
+	done < "$TOP/$mk" > "$mk"
+}
+
 commit_block() {	# subject msgfile paths glue
 	for p in $3; do mkdir -p "$(dirname "$p")" && cp "$TOP/$p" "$p"; done
+	tests_makefile
 	for g in $4; do sed -n '/^--- a\//,$p' "$TOP/patches/$g" | patch -s -p1; done
 	git add -A
 	{ echo "$1"; echo; cat "$2"; } | git commit -q -s -F -

@@ -3,12 +3,13 @@
 #
 # Boot the built kernel with the test initramfs under QEMU and run one
 # guest job.  Usage: tests/boot.sh MODE JOB [LOG]
-#   MODE: vhe | nvhe | protected | el1 | a57, optionally with -debug,
+#   MODE: vhe | nvhe | protected | el1 | a57 | acpi, optionally with -debug,
 #         -nmi or -up (a57: nVHE on -cpu cortex-a57, a PMUv3 for Armv8.0
 #         with 32-bit event counters, where long=1 uses chained pairs;
 #         -debug: the kernel-debug build, with lockdep, in the same host
 #         mode; -nmi: the same, with the PMU interrupt as a pseudo-NMI;
-#         -up: one CPU, where QEMU's PMU counts are exact, see README)
+#         -up: one CPU, where QEMU's PMU counts are exact, see README;
+#         acpi: VHE booted by UEFI firmware with ACPI tables and no DT)
 # The guest prints "@@TEST name PASS|FAIL detail" lines and "@@DONE"; the
 # console log is kept in LOG.  Exits 1 on timeout, or on any kernel
 # error report tests/scan-console.sh finds in the log.
@@ -28,6 +29,7 @@ CPU=${QEMU_CPU:-max}
 
 virt=on
 extra=""
+firmware=""
 SMP=${QEMU_SMP:-2}
 case "$MODE" in *-up) SMP=1 ;; esac
 # -nmi: the debug kernel with the PMU interrupt as a pseudo-NMI.
@@ -37,6 +39,12 @@ vhe) ;;
 nvhe) extra="kvm-arm.mode=nvhe" ;;
 protected) extra="kvm-arm.mode=protected" ;;
 el1) virt=off ;;
+acpi)	# VHE under UEFI (Debian's AAVMF) with ACPI tables, no DT
+	extra="acpi=force"
+	mkdir -p "$BUILD"
+	[ -s "$BUILD/AAVMF_VARS.fd" ] || cp /usr/share/AAVMF/AAVMF_VARS.fd "$BUILD/"
+	firmware="-drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd
+		  -drive if=pflash,format=raw,unit=1,file=$BUILD/AAVMF_VARS.fd" ;;
 a57) extra="kvm-arm.mode=nvhe"; CPU=cortex-a57 ;;
 *) echo "boot.sh: unknown mode $MODE" >&2; exit 2 ;;
 esac
@@ -44,7 +52,7 @@ esac
 mkdir -p "$(dirname "$LOG")"
 timeout --foreground -k 10 "$TIMEOUT" qemu-system-aarch64 \
 	-M "virt,virtualization=$virt,gic-version=3" -cpu "$CPU" \
-	-icount shift=0 -smp "$SMP" -m 2G -nographic -no-reboot -nic none \
+	-icount shift=0 -smp "$SMP" -m 2G -nographic -no-reboot -nic none $firmware \
 	-kernel "$KERNEL" -initrd "$INITRD" \
 	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB pmuv3.mode=$MODE $extra $extra_nmi ${BOOT_APPEND:-}" \
 	</dev/null >"$LOG" 2>&1

@@ -75,110 +75,6 @@ static const struct armv8pmu_cfg_field armv8pmu_cfg_fields[] = {
  * Pure decision logic.
  */
 
-/* Which exception levels an event asks for, before hardware encoding. */
-#define ARMV8PMU_EL0	BIT(0)
-#define ARMV8PMU_EL1	BIT(1)
-#define ARMV8PMU_EL2	BIT(2)
-
-static u32 armv8pmu_els_to_filter(unsigned int els)
-{
-	u32 filter = 0;
-
-	if (!(els & ARMV8PMU_EL0))
-		filter |= ARMV8_PMU_EXCLUDE_EL0;
-	if (!(els & ARMV8PMU_EL1))
-		filter |= ARMV8_PMU_EXCLUDE_EL1;
-	if (els & ARMV8PMU_EL2)
-		filter |= ARMV8_PMU_INCLUDE_EL2;
-	return filter;
-}
-
-/*
- * The ELs at which host code runs and an event counts it.  EL2 is the
- * host kernel on VHE (exclude_kernel), the hypervisor on nVHE/pKVM
- * (exclude_hv), and absent in a guest.
- */
-static unsigned int armv8pmu_host_els(const struct perf_event_attr *attr,
-				      enum armv8pmu_host_mode mode)
-{
-	unsigned int els = 0;
-
-	if (attr->exclude_host)
-		return 0;
-	if (!attr->exclude_user)
-		els |= ARMV8PMU_EL0;
-	if (mode == ARMV8PMU_MODE_VHE) {
-		if (!attr->exclude_kernel)
-			els |= ARMV8PMU_EL2;
-		return els;
-	}
-	if (!attr->exclude_kernel)
-		els |= ARMV8PMU_EL1;
-	if (mode != ARMV8PMU_MODE_GUEST && !attr->exclude_hv)
-		els |= ARMV8PMU_EL2;
-	return els;
-}
-
-/* Guests run at EL1 and EL0 in every mode that has them. */
-static unsigned int armv8pmu_guest_els(const struct perf_event_attr *attr)
-{
-	unsigned int els = 0;
-
-	if (attr->exclude_guest)
-		return 0;
-	if (!attr->exclude_user)
-		els |= ARMV8PMU_EL0;
-	if (!attr->exclude_kernel)
-		els |= ARMV8PMU_EL1;
-	return els;
-}
-
-/*
- * Turn an event's exclusion bits into the PMEVTYPER/PMCCFILTR filter to
- * program in host context and in guest context, following
- * Documentation/arch/arm64/perf.rst.
- *
- * Return: 0, or -EOPNOTSUPP for exclusions the PMU cannot express
- * (exclude_idle), or for guest-only counting on a kernel that has no
- * EL2 and so never runs a guest.
- */
-int armv8pmu_attr_to_filter(const struct perf_event_attr *attr,
-			    enum armv8pmu_host_mode mode,
-			    struct armv8pmu_filter *filter)
-{
-	unsigned int host = armv8pmu_host_els(attr, mode);
-	unsigned int guest = armv8pmu_guest_els(attr);
-
-	if (attr->exclude_idle) {
-		pr_debug("exclude_idle: the PMU cannot tell idle apart\n");
-		return -EOPNOTSUPP;
-	}
-	if (mode >= ARMV8PMU_NR_MODES)
-		return -EINVAL;
-	if (mode == ARMV8PMU_MODE_GUEST) {
-		if (attr->exclude_host) {
-			pr_debug("exclude_host: no EL2 here, so no KVM guests\n");
-			return -EOPNOTSUPP;
-		}
-		filter->host = armv8pmu_els_to_filter(host);
-		filter->guest = filter->host;
-		return 0;
-	}
-
-	/* EL2 while a guest runs is host code: the world switch or VHE kernel. */
-	guest |= host & ARMV8PMU_EL2;
-	filter->guest = armv8pmu_els_to_filter(guest);
-
-	/*
-	 * On VHE the host never runs at EL1, so EL1 may follow the guest in
-	 * both contexts and only EL0 differs: fewer bits to flip at load.
-	 */
-	if (mode == ARMV8PMU_MODE_VHE)
-		host |= guest & ARMV8PMU_EL1;
-	filter->host = armv8pmu_els_to_filter(host);
-	return 0;
-}
-EXPORT_SYMBOL_GPL(armv8pmu_attr_to_filter);
 
 static bool armv8pmu_caps_have_64bit_counters(const struct armv8pmu_caps *caps)
 {
@@ -751,8 +647,10 @@ static int armv8pmu_set_event_filter(struct hw_perf_event *hwc,
 	int ret;
 
 	ret = armv8pmu_attr_to_filter(attr, armv8pmu_host_mode(), &filter);
-	if (ret)
+	if (ret) {
+		pr_debug("exclusions this PMU cannot express here (exclude_idle, or exclude_host with no EL2)\n");
 		return ret;
+	}
 	ret = armv8pmu_check_guests(attr, armv8pmu_kvm_active());
 	if (ret) {
 		pr_debug("exclude_host: KVM is not running here\n");

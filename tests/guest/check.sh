@@ -3,8 +3,10 @@
 # Boot-time checks of the PMUv3 driver with the real perf tool.  Sourced
 # by /init, which reports them in KTAP (tests/guest/ktap.sh).
 
-PMU=/sys/bus/event_source/devices/armv8_pmuv3
-plan 18
+# armv8_pmuv3 from DT; armv8_pmuv3_0 from ACPI, which numbers its PMUs.
+PMU=$(ls -d /sys/bus/event_source/devices/armv8_pmuv3* | head -1)
+pmu=${PMU##*/}
+case "$mode" in acpi) plan 19 ;; *) plan 18 ;; esac
 
 # perf stat -x, prints "value,unit,event,..." per event, in order.
 stat_values() {	# events workload... -> values on one line
@@ -15,14 +17,20 @@ stat_values() {	# events workload... -> values on one line
 
 # --- the driver is ours, and knows the mode it runs in ---
 case "$mode" in
-vhe) want="VHE host" ;; nvhe) want="nVHE host" ;;
+vhe|acpi) want="VHE host" ;; nvhe) want="nVHE host" ;;
 a57) want="nVHE host, 32-bit (chained for long)" ;;
 protected) want="protected-KVM host" ;; el1) want="EL1 (no EL2)" ;;
 esac
 line=$(dmesg | grep 'pmuv3-kvm: armv8_pmuv3')
 echo "$line" | grep -q "$want"; result driver_probed $? "$line"
-grep -q ' armv8pmu_attr_to_filter$' /proc/kallsyms
-result driver_is_ours $? "armv8pmu_attr_to_filter in kallsyms"
+grep -q ' armv8pmu_cores$' /proc/kallsyms
+result driver_is_ours $? "armv8pmu_cores (our probe table) in kallsyms"
+# UEFI with ACPI tables: the PMU came from the MADT, not from DT.
+if [ "$mode" = acpi ]; then
+	[ -d /sys/firmware/acpi/tables ] && [ ! -d /proc/device-tree/pmu ] &&
+		[ "$pmu" = armv8_pmuv3_0 ]
+	result probed_from_acpi $? "PMU $pmu, ACPI tables: $(ls /sys/firmware/acpi/tables 2>/dev/null | tr '\n' ' ')"
+fi
 
 # --- sysfs as perf expects it ---
 f="$(cat $PMU/format/event) $(cat $PMU/format/long) $(cat $PMU/format/rdpmc)"
@@ -72,7 +80,7 @@ d=$((k2 - k1)); [ $d -lt 0 ] && d=$((-d))
 result kernel_excludes_user $? "k(200000)-k(100000)=$((k2 - k1)) (loop adds 100000 EL0 insns)"
 
 # --- raw events, the long counter and the cycle counter ---
-set -- $(stat_values "instructions:u,armv8_pmuv3/event=0x08/u,armv8_pmuv3/event=0x08,long=1/u" /bin/loop 100000 0)
+set -- $(stat_values "instructions:u,$pmu/event=0x08/u,$pmu/event=0x08,long=1/u" /bin/loop 100000 0)
 [ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" = "$3" ]
 result raw_and_long $? "generic=$1 raw=$2 long=$3"
 set -- $(stat_values cycles /bin/loop 100000 0)
@@ -92,11 +100,11 @@ rejected() {	# perf-event type config config1 errno
 	[ "$got" = "$5" ] && [ $perf_ok = 0 ]
 }
 type=$(cat $PMU/type)
-out=$(rejected armv8_pmuv3/event=0x1e/ "$type" 0x1e 0 EINVAL)
+out=$(rejected $pmu/event=0x1e/ "$type" 0x1e 0 EINVAL)
 result reject_chain $? "CHAIN (0x1e) as a raw event: $out"
 out=$(rejected r100008 4 0x100008 0 EINVAL)
 result reject_config_bits $? "config bit 20 is outside event=config:0-15: $out"
-out=$(rejected armv8_pmuv3/event=0x08,threshold=5/ "$type" 0x08 0xa0 EOPNOTSUPP)
+out=$(rejected $pmu/event=0x08,threshold=5/ "$type" 0x08 0xa0 EOPNOTSUPP)
 result reject_threshold $? "threshold without FEAT_PMUv3_TH: $out"
 perf stat -e instructions,instructions -x, -o /tmp/ok.csv -- /bin/loop 1000 0 >/dev/null 2>&1 &&
 	[ "$(grep -c '^[0-9]' /tmp/ok.csv)" = 2 ]

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Every commit of `make patches` builds: apply the series one patch at a
+# time onto a copy of the base tree, and after each build the objects it
+# touches (drivers/perf/, arch/arm64/kvm/) with our config plus the KUnit
+# suites, then vmlinux once at the end.  Prints a line per patch; exits 1
+# at the first that does not build (log: build/logs/patches-check.log).
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+TREE=$BUILD/series-tree
+OBJ=$BUILD/series-kernel
+LOG=$BUILD/logs/patches-check.log
+mkdir -p "$BUILD/logs"
+
+rm -rf "$TREE" && mkdir -p "$TREE"
+rsync -a "$BUILD/base/" "$TREE/"
+mkdir -p "$OBJ"
+{ cat "$TOP/arch/arm64/configs/pmuv3_kvm.config"
+  echo CONFIG_KUNIT=y
+  echo CONFIG_ARM_PMUV3_KUNIT_TEST=y; } > "$OBJ/fragment.config"
+k="make -C $TREE O=$OBJ ARCH=arm64 CROSS_COMPILE=$CROSS_COMPILE -j$(nproc)"
+: > "$LOG"
+for p in "$BUILD"/patches/*.patch; do
+	echo "== $(basename "$p")" >> "$LOG"
+	patch -s -p1 -d "$TREE" < "$p" >> "$LOG" 2>&1
+	if KCONFIG_ALLCONFIG="$OBJ/fragment.config" $k CC="ccache ${CROSS_COMPILE}gcc" \
+		allnoconfig >> "$LOG" 2>&1 &&
+	   $k CC="ccache ${CROSS_COMPILE}gcc" drivers/perf/ arch/arm64/kvm/ >> "$LOG" 2>&1; then
+		echo "builds: $(basename "$p")"
+	else
+		echo "DOES NOT BUILD: $(basename "$p") (see $LOG)"
+		grep -m5 'error' "$LOG" || true
+		exit 1
+	fi
+done
+if $k CC="ccache ${CROSS_COMPILE}gcc" Image >> "$LOG" 2>&1; then
+	echo "builds: the whole series, Image"
+else
+	echo "DOES NOT BUILD: Image after the series (see $LOG)"
+	exit 1
+fi
