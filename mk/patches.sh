@@ -48,16 +48,26 @@ git add -A && git commit -q --allow-empty -m base
 tests_makefile() {
 	mk=drivers/perf/tests/Makefile
 	[ -e "$mk" ] || return 0
-	while IFS= read -r line; do
-		o=$(echo "$line" | sed -n 's/.*+= \(.*\)\.o$/\1/p')
-		[ -z "$o" ] || [ -e "drivers/perf/tests/$o.c" ] && echo "$line"
+	# (mk_line, not line: the series loop below reads into $line)
+	while IFS= read -r mk_line; do
+		o=$(echo "$mk_line" | sed -n 's/.*+= \(.*\)\.o$/\1/p')
+		if [ -z "$o" ] || [ -e "drivers/perf/tests/$o.c" ]; then
+			echo "$mk_line"
+		fi
 	done < "$TOP/$mk" > "$mk"
 }
 
 commit_block() {	# subject msgfile paths glue
 	for p in $3; do mkdir -p "$(dirname "$p")" && cp "$TOP/$p" "$p"; done
 	tests_makefile
-	for g in $4; do sed -n '/^--- a\//,$p' "$TOP/patches/$g" | patch -s -p1; done
+	for g in $4; do
+		sed -n '/^--- a\//,$p' "$TOP/patches/$g" > "$BUILD/series.glue"
+		# --batch and no stdin: patch must never take an answer from
+		# the series file this loop is reading.
+		patch -s -p1 --batch --no-backup-if-mismatch \
+			-i "$BUILD/series.glue" < /dev/null ||
+			{ echo "patches: $g does not apply" >&2; exit 1; }
+	done
 	git add -A
 	{ echo "$1"; echo; cat "$2"; } | git commit -q -s -F -
 }
@@ -81,7 +91,7 @@ while IFS= read -r line; do
 	esac
 done < "$TOP/mk/series"
 flush
-rm -f "$BUILD/series.msg"
+rm -f "$BUILD/series.msg" "$BUILD/series.glue"
 
 git format-patch -q -o "$OUT" HEAD~$(($(git rev-list --count HEAD) - 1))
 ls "$OUT"

@@ -37,6 +37,7 @@ case "$MODE" in *-nmi) extra_nmi="irqchip.gicv3_pseudo_nmi=1" ;; *) extra_nmi=""
 case "${MODE%-*}" in
 vhe) ;;
 nvhe) extra="kvm-arm.mode=nvhe" ;;
+nokvm) extra="kvm-arm.mode=none" ;;	# EL2 (VHE), KVM off
 protected) extra="kvm-arm.mode=protected" ;;
 el1) virt=off ;;
 acpi)	# VHE under UEFI (Debian's AAVMF) with ACPI tables, no DT

@@ -11,7 +11,7 @@ BUILD=${BUILD:-$TOP/build}
 what=${1:-all}
 [ $# -gt 0 ] && shift
 KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
-BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57 acpi vhe-up nvhe-up protected-up vhe-debug nvhe-debug protected-debug vhe-nmi nvhe-nmi}}
+BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up vhe-debug nvhe-debug protected-debug vhe-nmi nvhe-nmi}}
 passed=0
 failed=0
 
@@ -61,6 +61,7 @@ run_boot() {
 		case "$mode" in
 		el1) jobs=check,fuzz ;;		# no EL2: no KVM
 		acpi) jobs=check ;;		# UEFI + ACPI probe
+		nokvm) jobs=nokvm ;;		# EL2 but KVM off
 		a57) jobs=check,fuzz ;;		# the chained-counter PMU
 		*-up) jobs=kvm ;;		# one CPU: QEMU's counts exact
 		*-debug) jobs=fuzz,kvm,debug ;;	# lockdep: no exact counts

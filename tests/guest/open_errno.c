@@ -5,7 +5,8 @@
  * or unsupported request is refused with the right errno, not just
  * refused somehow.
  *
- * Usage: open_errno TYPE CONFIG [CONFIG1 [CONFIG2]]   (numbers in C syntax)
+ * Usage: open_errno TYPE CONFIG [CONFIG1 [CONFIG2 [FLAGS]]]
+ *   numbers in C syntax; FLAGS: H for exclude_host, G for exclude_guest
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: open_errno TYPE CONFIG [CONFIG1 [CONFIG2]]\n");
+		fprintf(stderr, "usage: open_errno TYPE CONFIG [CONFIG1 [CONFIG2 [FLAGS]]]\n");
 		return 2;
 	}
 	attr.type = strtoul(argv[1], NULL, 0);
@@ -46,6 +47,10 @@ int main(int argc, char **argv)
 		attr.config1 = strtoull(argv[3], NULL, 0);
 	if (argc > 4)
 		attr.config2 = strtoull(argv[4], NULL, 0);
+	if (argc > 5) {
+		attr.exclude_host = !!strchr(argv[5], 'H');
+		attr.exclude_guest = !!strchr(argv[5], 'G');
+	}
 	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd >= 0) {
 		printf("0\n");
