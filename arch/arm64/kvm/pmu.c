@@ -77,6 +77,43 @@ void kvm_pmu_cpu_reset(void)
 	kvm_pmu_events_reset(this_cpu_ptr(&kvm_pmu_cpu.events));
 }
 
+#ifdef CONFIG_KVM_ARM_PMU_HOSTILE_HOST_TEST
+#include <linux/debugfs.h>
+#include <linux/prandom.h>
+
+/* Non-zero: hand every run hostile switch state from this seed. */
+static u64 kvm_pmu_hostile_seed;
+
+/*
+ * What a hostile host could put there: every field random, the masks
+ * including counters that do not exist, the types reserved bits.
+ */
+static bool kvm_pmu_hostile_fill(struct kvm_pmu_events *ev)
+{
+	struct rnd_state rnd;
+	u64 seed = READ_ONCE(kvm_pmu_hostile_seed);
+
+	if (!seed)
+		return false;
+	prandom_seed_state(&rnd, seed + get_cycles());
+	prandom_bytes_state(&rnd, ev, sizeof(*ev));
+	return true;
+}
+
+static int __init kvm_pmu_hostile_init(void)
+{
+	debugfs_create_u64("kvm_pmu_hostile_host", 0600, NULL,
+			   &kvm_pmu_hostile_seed);
+	return 0;
+}
+late_initcall(kvm_pmu_hostile_init);
+#else
+static bool kvm_pmu_hostile_fill(struct kvm_pmu_events *ev)
+{
+	return false;
+}
+#endif
+
 /*
  * nVHE/protected: give the vCPU this CPU's switch state before entry.
  * Called with IRQs disabled, so no counter can come meanwhile (one may
@@ -85,9 +122,12 @@ void kvm_pmu_cpu_reset(void)
  */
 void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 {
-	if (kvm_arm_support_pmu_v3())
-		kvm_pmu_events_copy(&vcpu->arch.pmu.events,
-				    this_cpu_ptr(&kvm_pmu_cpu.events));
+	if (!kvm_arm_support_pmu_v3())
+		return;
+	if (kvm_pmu_hostile_fill(&vcpu->arch.pmu.events))
+		return;
+	kvm_pmu_events_copy(&vcpu->arch.pmu.events,
+			    this_cpu_ptr(&kvm_pmu_cpu.events));
 }
 
 /*
