@@ -14,28 +14,34 @@ BUILD=${BUILD:-$TOP/build}
 JOBS=${JOBS:-$(nproc)}
 mkdir -p "$BUILD/logs"
 
+# The fragment must have taken: a config that silently lost the option
+# under test would test nothing.
+config_took() {	# fragment .config
+	for opt in $(grep -o '^CONFIG_[A-Z0-9_]*=[yn]' "$1"); do
+		o=${opt%=*} v=${opt#*=}
+		if [ "$v" = y ]; then
+			grep -qx "$o=y" "$2"
+		else
+			! grep -q "^$o=" "$2"
+		fi || { echo "$o is not $v in $2"; return 1; }
+	done
+}
+
 build() {	# name arch cross_compile objects...
 	name=$1 arch=$2 cross=$3; shift 3
 	out=$BUILD/cfg-$name log=$BUILD/logs/cfg-$name.log
+	frag=$TOP/mk/configs/$name.config
 	mkdir -p "$out"
-	k="make -C $BUILD/src O=$out ARCH=$arch CROSS_COMPILE=$cross"
-	k="$k CC=ccache\ ${cross}gcc -j$JOBS"
-	if { KCONFIG_ALLCONFIG="$TOP/mk/configs/$name.config" \
-		eval "$k allnoconfig" &&
-	     # The fragment must have taken: a config that silently lost
-	     # the option under test would test nothing.
-	     for opt in $(grep -o '^CONFIG_[A-Z0-9_]*=[yn]' "$TOP/mk/configs/$name.config"); do
-		o=${opt%=*} v=${opt#*=}
-		if [ "$v" = y ]; then grep -qx "$o=y" "$out/.config"
-		else ! grep -q "^$o=" "$out/.config"; fi ||
-			{ echo "$o is not $v in $out/.config"; exit 1; }
-	     done &&
-	     eval "$k $*"; } >"$log" 2>&1; then
+	k="make -C $BUILD/src O=$out ARCH=$arch CROSS_COMPILE=$cross -j$JOBS"
+	if { KCONFIG_ALLCONFIG="$frag" $k CC="ccache ${cross}gcc" allnoconfig &&
+	     config_took "$frag" "$out/.config" &&
+	     $k CC="ccache ${cross}gcc" "$@"; } >"$log" 2>&1 &&
+	   ! grep -q 'warning:' "$log"; then
 		echo "config $name: ok"
 		return 0
 	fi
 	echo "config $name: FAILED (see $log)"
-	grep -m5 -E 'error|Error' "$log"
+	grep -m5 -E 'error|Error|warning:| is not ' "$log"
 	return 1
 }
 

@@ -13,8 +13,8 @@
 
 #define pr_fmt(fmt) "pmuv3-kvm: " fmt
 
-#include <asm/arm_pmuv3.h>
 #include <asm/virt.h>
+#include <clocksource/arm_arch_timer.h>
 
 #include <kunit/static_stub.h>
 #include <kvm/arm_pmu_switch.h>

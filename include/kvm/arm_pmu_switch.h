@@ -31,6 +31,22 @@
 #define KVM_PMU_INSTR_IDX	32
 
 /*
+ * The fields a type may hold: PMEVTYPER<n>_EL0's event number,
+ * threshold and the P/U/NSH filter the driver programs, and for
+ * PMCCFILTR_EL0/PMICFILTR_EL0 (whose event is fixed) the filter only.
+ * This is also the one mask every writer of a type applies.
+ */
+static inline u64 kvm_pmu_typer_mask(int idx)
+{
+	if (idx == KVM_PMU_CYCLE_IDX || idx == KVM_PMU_INSTR_IDX)
+		return ARMV8PMU_FILTER_MASK;
+	return ARMV8_PMU_EVTYPE_EVENT | ARMV8_PMU_EVTYPE_TH |
+	       ARMV8_PMU_EVTYPE_TC | ARMV8PMU_FILTER_MASK;
+}
+
+#ifdef CONFIG_ARM64
+/* The switch state itself: KVM's, so arm64 only. */
+/*
  * What the nVHE world switch applies; a copy is taken into the vCPU
  * before each entry (and, in protected mode, into the hypervisor's).
  * The masks are unsigned long so that they can be changed with atomic
@@ -53,20 +69,6 @@ struct kvm_pmu_events {
 	u64 typer_host[KVM_PMU_SWITCH_COUNTERS];
 	u64 typer_guest[KVM_PMU_SWITCH_COUNTERS];
 };
-
-/*
- * The fields a type may hold: PMEVTYPER<n>_EL0's event number,
- * threshold and the P/U/NSH filter the driver programs, and for
- * PMCCFILTR_EL0/PMICFILTR_EL0 (whose event is fixed) the filter only.
- * This is also the one mask every writer of a type applies.
- */
-static inline u64 kvm_pmu_typer_mask(int idx)
-{
-	if (idx == KVM_PMU_CYCLE_IDX || idx == KVM_PMU_INSTR_IDX)
-		return ARMV8PMU_FILTER_MASK;
-	return ARMV8_PMU_EVTYPE_EVENT | ARMV8_PMU_EVTYPE_TH |
-	       ARMV8_PMU_EVTYPE_TC | ARMV8PMU_FILTER_MASK;
-}
 
 /*
  * Record a counter the driver is about to enable on this CPU, in
@@ -200,6 +202,8 @@ static inline unsigned long kvm_pmu_counters_of(unsigned int n, bool icntr)
 		mask |= BIT(KVM_PMU_INSTR_IDX);
 	return mask;
 }
+
+#endif /* CONFIG_ARM64 */
 
 struct kvm_vcpu;
 

@@ -8,7 +8,7 @@
 #ifndef __KVM_ARM_PMU_TYPER_H
 #define __KVM_ARM_PMU_TYPER_H
 
-#include <asm/arm_pmuv3.h>
+#include <linux/perf/arm_pmuv3.h>	/* and <asm/arm_pmuv3.h> after it */
 #include <kvm/arm_pmu_switch.h>
 
 #ifdef __KVM_NVHE_HYPERVISOR__
