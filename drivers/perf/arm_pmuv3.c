@@ -13,6 +13,13 @@
 
 #define pr_fmt(fmt) "pmuv3-kvm: " fmt
 
+/*
+ * First: on arm64 it reaches <kvm/arm_pmu.h>, which takes its structure
+ * from <kvm/arm_pmu_switch.h>; that header must not be entered first.
+ */
+#include <linux/bug.h>		/* its accessors WARN on a bad index */
+#include <linux/perf/arm_pmuv3.h>
+
 #include <asm/virt.h>
 #include <clocksource/arm_arch_timer.h>
 
@@ -27,7 +34,6 @@
 #include <linux/nmi.h>
 #include <linux/of.h>
 #include <linux/perf/arm_pmu.h>
-#include <linux/perf/arm_pmuv3.h>
 #include <linux/perf/arm_pmuv3_filter.h>
 #include <linux/platform_device.h>
 #include <linux/sched_clock.h>

@@ -60,8 +60,13 @@ static inline u64 kvm_pmu_typer_mask(int idx)
  * @typer_switch: counters whose type is rewritten: typer_guest[] at
  *                entry, typer_host[] at exit; only these entries are
  *                meaningful
+ * @gen:          which state this is: a value never used before, written
+ *                after every change (kvm_pmu_events_changed()), so that a
+ *                copy whose @gen matches is of this very state and need
+ *                not be taken again
  */
 struct kvm_pmu_events {
+	u64 gen;
 	unsigned long switching;
 	unsigned long events_host;
 	unsigned long events_guest;
@@ -129,6 +134,17 @@ static inline void kvm_pmu_events_del(struct kvm_pmu_events *ev, int idx)
 	clear_bit(idx, &ev->typer_switch);
 }
 
+/*
+ * Mark the state changed, after the change: @gen must be a value no copy
+ * has seen (KVM takes it from one counter for all CPUs).  A copy taken
+ * meanwhile has the old generation, and is taken again.
+ */
+static inline void kvm_pmu_events_changed(struct kvm_pmu_events *ev, u64 gen)
+{
+	barrier();
+	WRITE_ONCE(ev->gen, gen);
+}
+
 /* After a PMU reset no counter is enabled: nothing to switch. */
 static inline void kvm_pmu_events_reset(struct kvm_pmu_events *ev)
 {
@@ -140,15 +156,23 @@ static inline void kvm_pmu_events_reset(struct kvm_pmu_events *ev)
 
 /*
  * Take a copy of the switch state for a run, into the vCPU (nVHE,
- * before entry, IRQs off).  Only what the run will read: nothing past
- * @switching when it is 0, and only the type entries in use.
+ * before entry, IRQs off).  Nothing when the vCPU already holds this
+ * generation (the usual case: nothing changed since its last entry);
+ * else only what the run will read: nothing past @switching when it is
+ * 0, and only the type entries in use.  The generation is read first,
+ * so that a change during the copy makes the next entry copy again.
  */
 static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
 				       const struct kvm_pmu_events *src)
 {
+	u64 gen = READ_ONCE(src->gen);
 	unsigned long typer;
 	int idx;
 
+	if (dst->gen == gen)
+		return;
+	dst->gen = gen;
+	barrier();
 	dst->switching = READ_ONCE(src->switching);
 	if (!dst->switching)
 		return;
@@ -170,13 +194,22 @@ static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
  * recomputed rather than taken, and every type is clamped to the fields
  * the driver may program: nothing indexes past the tables, and no
  * CONSTRAINED UNPREDICTABLE access to an unimplemented counter is made.
+ * Nothing is taken when the host says its state is the generation the
+ * hypervisor already holds: a host that lies about that only gets its
+ * own earlier state, already sanitised, applied again.
  */
 static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 					   const struct kvm_pmu_events *src,
 					   unsigned long counters)
 {
+	u64 gen = READ_ONCE(src->gen);
 	unsigned long typer;
 	int idx;
+
+	if (dst->gen == gen)
+		return;
+	dst->gen = gen;
+	barrier();
 
 	dst->events_host = READ_ONCE(src->events_host) & counters;
 	dst->events_guest = READ_ONCE(src->events_guest) & counters;

@@ -35,6 +35,14 @@ struct kvm_pmu_cpu {
 
 static DEFINE_PER_CPU(struct kvm_pmu_cpu, kvm_pmu_cpu);
 
+/* Generations of the switch state, unique across CPUs (NMI-safe). */
+static atomic64_t kvm_pmu_gen = ATOMIC64_INIT(0);
+
+static void kvm_pmu_changed(struct kvm_pmu_events *ev)
+{
+	kvm_pmu_events_changed(ev, atomic64_inc_return(&kvm_pmu_gen));
+}
+
 static void kvm_pmu_write_typers(unsigned long mask, const u64 *typer)
 {
 	int idx;
@@ -52,14 +60,17 @@ static void kvm_pmu_write_typers(unsigned long mask, const u64 *typer)
 bool kvm_pmu_counter_add(int idx, u64 typer_host, u64 typer_guest, u64 *typer)
 {
 	struct kvm_pmu_cpu *cpu = this_cpu_ptr(&kvm_pmu_cpu);
+	bool enable;
 
 	if (!kvm_arm_support_pmu_v3()) {
 		*typer = typer_host;
 		return true;
 	}
-	return kvm_pmu_events_add(&cpu->events, armv8pmu_running_mode(),
-				  cpu->guest_loaded, idx, typer_host,
-				  typer_guest, typer);
+	enable = kvm_pmu_events_add(&cpu->events, armv8pmu_running_mode(),
+				    cpu->guest_loaded, idx, typer_host,
+				    typer_guest, typer);
+	kvm_pmu_changed(&cpu->events);
+	return enable;
 }
 
 /*
@@ -68,13 +79,19 @@ bool kvm_pmu_counter_add(int idx, u64 typer_host, u64 typer_guest, u64 *typer)
  */
 void kvm_pmu_counter_del(int idx)
 {
-	kvm_pmu_events_del(this_cpu_ptr(&kvm_pmu_cpu.events), idx);
+	struct kvm_pmu_events *ev = this_cpu_ptr(&kvm_pmu_cpu.events);
+
+	kvm_pmu_events_del(ev, idx);
+	kvm_pmu_changed(ev);
 }
 
 /* The PMU of this CPU was reset (boot, hotplug): no counter is left. */
 void kvm_pmu_cpu_reset(void)
 {
-	kvm_pmu_events_reset(this_cpu_ptr(&kvm_pmu_cpu.events));
+	struct kvm_pmu_events *ev = this_cpu_ptr(&kvm_pmu_cpu.events);
+
+	kvm_pmu_events_reset(ev);
+	kvm_pmu_changed(ev);
 }
 
 #ifdef CONFIG_KVM_ARM_PMU_HOSTILE_HOST_TEST

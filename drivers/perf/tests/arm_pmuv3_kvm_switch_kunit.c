@@ -136,6 +136,7 @@ static void copy_test(struct kunit *test)
 	kvm_pmu_events_add(&src, ARMV8PMU_MODE_NVHE, false, 5, INST | NSH,
 			   INST | NSH | P | U, &typer);
 	kvm_pmu_events_add(&src, ARMV8PMU_MODE_NVHE, false, 0, INST, INST | P | U, &typer);
+	kvm_pmu_events_changed(&src, 1);
 	kvm_pmu_events_copy(&dst, &src);
 	KUNIT_EXPECT_EQ(test, dst.switching, B(0) | B(5));
 	KUNIT_EXPECT_EQ(test, dst.events_host, B(0));
@@ -143,6 +144,19 @@ static void copy_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dst.typer_switch, B(5));
 	KUNIT_EXPECT_EQ(test, dst.typer_host[5], INST | NSH);
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[5], INST | NSH | P | U);
+	KUNIT_EXPECT_EQ(test, dst.gen, 1ULL);
+
+	/* The same generation again: nothing is copied. */
+	dst.events_host = 0;
+	kvm_pmu_events_copy(&dst, &src);
+	KUNIT_EXPECT_EQ(test, dst.events_host, 0UL);
+
+	/* A change (new generation) is copied at the next entry. */
+	kvm_pmu_events_del(&src, 0);
+	kvm_pmu_events_changed(&src, 2);
+	kvm_pmu_events_copy(&dst, &src);
+	KUNIT_EXPECT_EQ(test, dst.switching, B(5));
+	KUNIT_EXPECT_EQ(test, dst.gen, 2ULL);
 }
 
 static void counters_of_test(struct kunit *test)
@@ -167,6 +181,7 @@ static void sanitise_hostile_test(struct kunit *test)
 	memset(&src, 0xff, sizeof(src));
 	memset(&dst, 0, sizeof(dst));
 	kvm_pmu_events_sanitise(&dst, &src, counters);
+	KUNIT_EXPECT_EQ(test, dst.gen, ~0ULL);
 
 	KUNIT_EXPECT_EQ(test, dst.events_host, counters);
 	KUNIT_EXPECT_EQ(test, dst.events_guest, counters);
@@ -190,14 +205,24 @@ static void sanitise_recomputes_switching_test(struct kunit *test)
 
 	src.events_guest = B(2);
 	src.switching = 0;
+	src.gen = 1;
 	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
 	KUNIT_EXPECT_EQ(test, dst.switching, B(2));
 
 	/* The cycle counter's filter register has no event field. */
 	src.typer_switch = B(31);
 	src.typer_guest[31] = 0x11 | P;
+	src.gen = 2;
 	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[31], (u64)P);
+
+	/*
+	 * A host that keeps the generation while changing the state gets
+	 * the state already taken (sanitised), not the new one.
+	 */
+	src.events_host = ~0UL;
+	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
+	KUNIT_EXPECT_EQ(test, dst.events_host, 0UL);
 }
 
 /* PMCCFILTR/PMICFILTR take the filter only; PMEVTYPER event, TH, TC too. */
