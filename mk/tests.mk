@@ -6,7 +6,7 @@ GUEST_FILES	:= $(wildcard tests/guest/*)
 KVM_TESTS	:= $(BUILD)/kvm-bin/.stamp
 KUNIT_MODES	?= el1 vhe nvhe
 BOOT_MODES	?= vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up \
-		   vhe-debug nvhe-debug protected-debug vhe-nmi nvhe-nmi
+		   vhe-debug nvhe-debug protected-debug vhe-nmi
 
 .PHONY: kunit boot-check
 

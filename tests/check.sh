@@ -11,7 +11,7 @@ BUILD=${BUILD:-$TOP/build}
 what=${1:-all}
 [ $# -gt 0 ] && shift
 KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
-BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up vhe-debug nvhe-debug protected-debug vhe-nmi nvhe-nmi}}
+BOOT_MODES=${*:-${BOOT_MODES:-vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up vhe-debug nvhe-debug protected-debug vhe-nmi}}
 passed=0
 failed=0
 

@@ -70,14 +70,14 @@ u2=$(least_of3 instructions:u /bin/loop 200000 0)
 [ -n "$u1" ] && [ $((u2 - u1)) -eq 200000 ]
 result user_exact $? "u(200000)-u(100000)=$((u2 - u1)), expected 200000"
 
-# exclude_user counts no EL0 work: the loop length must not show in :k.
-set -- $(stat_values instructions:k /bin/loop 100000 0)
-k1=$1
-set -- $(stat_values instructions:k /bin/loop 200000 0)
-k2=$1
-d=$((k2 - k1)); [ $d -lt 0 ] && d=$((-d))
-[ -n "$k1" ] && [ $d -lt 20000 ]
-result kernel_excludes_user $? "k(200000)-k(100000)=$((k2 - k1)) (loop adds 100000 EL0 insns)"
+# exclude_user counts no EL0 work: 100,000 more loop iterations (200,000
+# EL0 instructions) must not show in :k.  Kernel work varies by tens of
+# thousands from run to run (more under ACPI): least of three each, and
+# a leak would add all 200,000, so half of it separates the two.
+k1=$(least_of3 instructions:k /bin/loop 100000 0)
+k2=$(least_of3 instructions:k /bin/loop 200000 0)
+[ -n "$k1" ] && [ -n "$k2" ] && [ $((k2 - k1)) -lt 100000 ]
+result kernel_excludes_user $? "k(200000)-k(100000)=$((k2 - k1)) (least of 3; a leak of the loop would add 200000)"
 
 # --- raw events, the long counter and the cycle counter ---
 set -- $(stat_values "instructions:u,$pmu/event=0x08/u,$pmu/event=0x08,long=1/u" /bin/loop 100000 0)

@@ -8,13 +8,18 @@
  * applies them: no locks, no allocation, no printing, and no PMU access
  * at all when no counter needs switching.
  *
- * The writes need no ISB of their own: they happen at EL2, where every
- * switched counter counts the same way in both contexts, and the ERET to
- * the guest or host is the context synchronization event that makes them
- * take effect before the first instruction at EL1/EL0.  Each counter's
- * type is its own register (PMEVTYPER<n>_EL0 rather than PMSELR_EL0 and
- * PMXEVTYPER_EL0), so no write depends on an earlier one being
- * synchronized.
+ * The writes need no ISB of their own.  A direct write to a System
+ * register takes effect for later instructions after a Context
+ * synchronization event (Arm ARM, "Synchronization requirements for
+ * AArch64 System registers"), and the ERET to the guest or host is one:
+ * exception return is context synchronizing when SCTLR_EL2.EOS is 1,
+ * which it is here (bit 11 of SCTLR_EL2_RES1, RES1 without FEAT_ExS).
+ * Until then the writes happen at EL2, where every type-switched counter
+ * counts the same way in both contexts, so when exactly each takes
+ * effect changes no count.  Each counter's type is its own register
+ * (PMEVTYPER<n>_EL0, not PMSELR_EL0 + PMXEVTYPER_EL0), so no write
+ * depends on an earlier one being synchronized: one write per counter
+ * per direction.
  */
 #ifndef __ARM64_KVM_HYP_PMU_SWITCH_H__
 #define __ARM64_KVM_HYP_PMU_SWITCH_H__
