@@ -13,11 +13,8 @@
 
 #define pr_fmt(fmt) "pmuv3-kvm: " fmt
 
-/*
- * First: on arm64 it reaches <kvm/arm_pmu.h>, which takes its structure
- * from <kvm/arm_pmu_switch.h>; that header must not be entered first.
- */
-#include <linux/bug.h>		/* its accessors WARN on a bad index */
+/* Before <linux/perf/arm_pmuv3.h>: its 32-bit accessors WARN on a bad index. */
+#include <linux/bug.h>
 #include <linux/perf/arm_pmuv3.h>
 
 #include <asm/virt.h>

@@ -3,13 +3,13 @@
  * Writing a PMU counter's type: shared by the PMUv3 driver, KVM's VHE
  * switch and the nVHE world switch.  Apart from <kvm/arm_pmu_switch.h>
  * because <asm/arm_pmuv3.h> itself (through <asm/kvm_host.h>) includes
- * that one.
+ * that one, which therefore cannot include <asm/arm_pmuv3.h>.
  */
 #ifndef __KVM_ARM_PMU_TYPER_H
 #define __KVM_ARM_PMU_TYPER_H
 
 #include <linux/perf/arm_pmuv3.h>	/* and <asm/arm_pmuv3.h> after it */
-#include <kvm/arm_pmu_switch.h>
+#include <kvm/arm_pmu_switch_state.h>
 
 #ifdef __KVM_NVHE_HYPERVISOR__
 /*

@@ -6,7 +6,7 @@
  * and guest-context type (kvm_pmu_counter_add()).  This file keeps, per
  * CPU, the counters that need switching and the values to switch to;
  * what goes in it is decided by the pure helpers of
- * <kvm/arm_pmu_switch.h>.
+ * <kvm/arm_pmu_switch_state.h>.
  *
  *  - VHE: the filters are rewritten when a vCPU is loaded and put, from
  *    the recorded values (never read back from the PMU).  A counter
@@ -25,7 +25,7 @@
 #include <linux/perf/arm_pmuv3_filter.h>
 
 #include <asm/arm_pmuv3.h>
-#include <kvm/arm_pmu_switch.h>
+#include <kvm/arm_pmu_switch_state.h>
 #include <kvm/arm_pmu_typer.h>
 
 struct kvm_pmu_cpu {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: KVM's per-CPU PMU switch state (<kvm/arm_pmu_switch.h>).
+ * KUnit: KVM's per-CPU PMU switch state (<kvm/arm_pmu_switch_state.h>).
  *
  * For every switch kind (none, type rewrite, enabled on the host side
  * only, on the guest side only) with a vCPU loaded and not: the type the
@@ -11,7 +11,7 @@
  * driver does not program.
  */
 #include <kunit/test.h>
-#include <kvm/arm_pmu_switch.h>
+#include <kvm/arm_pmu_switch_state.h>
 
 /* PMEVTYPER filter bits (Arm ARM D24.5): P excludes EL1, U EL0; NSH EL2. */
 #define P	ARMV8_PMU_EXCLUDE_EL1

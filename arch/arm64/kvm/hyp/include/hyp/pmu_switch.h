@@ -4,7 +4,7 @@
  *
  * The host precomputes, per counter, whether it is switched by enabling
  * (PMCNTENSET/CLR) or by rewriting its type (PMEVTYPER<n>, PMCCFILTR,
- * PMICFILTR), and the values (include/kvm/arm_pmu_switch.h).  This only
+ * PMICFILTR), and the values (include/kvm/arm_pmu_switch_state.h).  This only
  * applies them: no locks, no allocation, no printing, and no PMU access
  * at all when no counter needs switching.
  *
@@ -26,7 +26,7 @@
 
 #include <linux/kvm_host.h>
 #include <asm/arm_pmuv3.h>
-#include <kvm/arm_pmu_switch.h>
+#include <kvm/arm_pmu_switch_state.h>
 #include <kvm/arm_pmu_typer.h>
 
 #ifdef CONFIG_HW_PERF_EVENTS

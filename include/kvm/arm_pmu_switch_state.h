@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * KVM's per-CPU PMU switch state, as pure functions that KUnit drives:
+ * which of a counter's host and guest types applies when
+ * (armv8pmu_switch_kind(), <linux/perf/arm_pmuv3_filter.h>), how the
+ * state records it, the copy into a vCPU and the protected hypervisor's
+ * sanitised copy.  For the structure see <kvm/arm_pmu_switch.h>.
+ */
+#ifndef __KVM_ARM_PMU_SWITCH_STATE_H
+#define __KVM_ARM_PMU_SWITCH_STATE_H
+
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/compiler.h>
+#include <linux/perf/arm_pmuv3.h>
+#include <linux/perf/arm_pmuv3_filter.h>
+#include <kvm/arm_pmu_switch.h>
+
+/*
+ * The fields a type may hold: PMEVTYPER<n>_EL0's event number,
+ * threshold and the P/U/NSH filter the driver programs, and for
+ * PMCCFILTR_EL0/PMICFILTR_EL0 (whose event is fixed) the filter only.
+ * This is also the one mask every writer of a type applies.
+ */
+static inline u64 kvm_pmu_typer_mask(int idx)
+{
+	if (idx == KVM_PMU_CYCLE_IDX || idx == KVM_PMU_INSTR_IDX)
+		return ARMV8PMU_FILTER_MASK;
+	return ARMV8_PMU_EVTYPE_EVENT | ARMV8_PMU_EVTYPE_TH |
+	       ARMV8_PMU_EVTYPE_TC | ARMV8PMU_FILTER_MASK;
+}
+
+#ifdef CONFIG_ARM64
+
+/*
+ * Record a counter the driver is about to enable on this CPU, in
+ * @mode, with a vCPU loaded (VHE) or not.  @typer is set to the type to
+ * program now.  The table entries are written before the mask bits, so
+ * that whoever sees a bit (the copy before entry, the VHE switch) sees
+ * its values.
+ *
+ * Return: whether to enable the counter now.
+ */
+static inline bool kvm_pmu_events_add(struct kvm_pmu_events *ev,
+				      enum armv8pmu_host_mode mode,
+				      bool loaded, int idx, u64 typer_host,
+				      u64 typer_guest, u64 *typer)
+{
+	struct armv8pmu_filter filter = {
+		.host = typer_host & ARMV8PMU_FILTER_MASK,
+		.guest = typer_guest & ARMV8PMU_FILTER_MASK,
+	};
+
+	*typer = typer_host;
+	if (idx < 0 || idx >= KVM_PMU_SWITCH_COUNTERS)
+		return true;
+
+	switch (armv8pmu_switch_kind(mode, &filter)) {
+	case ARMV8PMU_SWITCH_NONE:
+		return true;
+	case ARMV8PMU_SWITCH_TYPER:
+		ev->typer_host[idx] = typer_host;
+		ev->typer_guest[idx] = typer_guest;
+		barrier();
+		set_bit(idx, &ev->typer_switch);
+		set_bit(idx, &ev->switching);
+		if (loaded)
+			*typer = typer_guest;
+		return true;
+	case ARMV8PMU_SWITCH_CNTEN_HOST:
+		set_bit(idx, &ev->events_host);
+		set_bit(idx, &ev->switching);
+		return !loaded;
+	case ARMV8PMU_SWITCH_CNTEN_GUEST:
+		set_bit(idx, &ev->events_guest);
+		set_bit(idx, &ev->switching);
+		*typer = typer_guest;
+		return loaded;
+	}
+	return true;
+}
+
+/* Forget a counter; safe against an NMI doing the same on this CPU. */
+static inline void kvm_pmu_events_del(struct kvm_pmu_events *ev, int idx)
+{
+	if (idx < 0 || idx >= KVM_PMU_SWITCH_COUNTERS)
+		return;
+	clear_bit(idx, &ev->switching);
+	clear_bit(idx, &ev->events_host);
+	clear_bit(idx, &ev->events_guest);
+	clear_bit(idx, &ev->typer_switch);
+}
+
+/*
+ * Mark the state changed, after the change: @gen must be a value no copy
+ * has seen (KVM takes it from one counter for all CPUs).  A copy taken
+ * meanwhile has the old generation, and is taken again.
+ */
+static inline void kvm_pmu_events_changed(struct kvm_pmu_events *ev, u64 gen)
+{
+	barrier();
+	WRITE_ONCE(ev->gen, gen);
+}
+
+/* After a PMU reset no counter is enabled: nothing to switch. */
+static inline void kvm_pmu_events_reset(struct kvm_pmu_events *ev)
+{
+	WRITE_ONCE(ev->switching, 0);
+	WRITE_ONCE(ev->events_host, 0);
+	WRITE_ONCE(ev->events_guest, 0);
+	WRITE_ONCE(ev->typer_switch, 0);
+}
+
+/*
+ * Take a copy of the switch state for a run, into the vCPU (nVHE,
+ * before entry, IRQs off).  Nothing when the vCPU already holds this
+ * generation (the usual case: nothing changed since its last entry);
+ * else only what the run will read: nothing past @switching when it is
+ * 0, and only the type entries in use.  The generation is read first,
+ * so that a change during the copy makes the next entry copy again.
+ */
+static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
+				       const struct kvm_pmu_events *src)
+{
+	u64 gen = READ_ONCE(src->gen);
+	unsigned long typer;
+	int idx;
+
+	if (dst->gen == gen)
+		return;
+	dst->gen = gen;
+	barrier();
+	dst->switching = READ_ONCE(src->switching);
+	if (!dst->switching)
+		return;
+	dst->events_host = READ_ONCE(src->events_host);
+	dst->events_guest = READ_ONCE(src->events_guest);
+	typer = READ_ONCE(src->typer_switch);
+	dst->typer_switch = typer;
+	for_each_set_bit(idx, &typer, KVM_PMU_SWITCH_COUNTERS) {
+		dst->typer_host[idx] = src->typer_host[idx];
+		dst->typer_guest[idx] = src->typer_guest[idx];
+	}
+}
+
+/*
+ * Protected mode: the hypervisor's copy of host-provided state.  The host
+ * is not trusted there, so every mask is read once and clamped to the
+ * counters that exist (@counters: PMCR_EL0.N event counters, the cycle
+ * counter, the instruction counter if implemented), @switching is
+ * recomputed rather than taken, and every type is clamped to the fields
+ * the driver may program: nothing indexes past the tables, and no
+ * CONSTRAINED UNPREDICTABLE access to an unimplemented counter is made.
+ * Nothing is taken when the host says its state is the generation the
+ * hypervisor already holds: a host that lies about that only gets its
+ * own earlier state, already sanitised, applied again.
+ */
+static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
+					   const struct kvm_pmu_events *src,
+					   unsigned long counters)
+{
+	u64 gen = READ_ONCE(src->gen);
+	unsigned long typer;
+	int idx;
+
+	if (dst->gen == gen)
+		return;
+	dst->gen = gen;
+	barrier();
+
+	dst->events_host = READ_ONCE(src->events_host) & counters;
+	dst->events_guest = READ_ONCE(src->events_guest) & counters;
+	typer = READ_ONCE(src->typer_switch) & counters;
+	dst->typer_switch = typer;
+	dst->switching = dst->events_host | dst->events_guest | typer;
+	for_each_set_bit(idx, &typer, KVM_PMU_SWITCH_COUNTERS) {
+		u64 mask = kvm_pmu_typer_mask(idx);
+
+		dst->typer_host[idx] = READ_ONCE(src->typer_host[idx]) & mask;
+		dst->typer_guest[idx] = READ_ONCE(src->typer_guest[idx]) & mask;
+	}
+}
+
+/* The counters a PMU has: @n event counters, PMCCNTR, maybe PMICNTR. */
+static inline unsigned long kvm_pmu_counters_of(unsigned int n, bool icntr)
+{
+	unsigned long mask = BIT(KVM_PMU_CYCLE_IDX);
+
+	if (n)
+		mask |= GENMASK(min(n, 31U) - 1, 0);
+	if (icntr)
+		mask |= BIT(KVM_PMU_INSTR_IDX);
+	return mask;
+}
+
+#endif /* CONFIG_ARM64 */
+
+#endif /* __KVM_ARM_PMU_SWITCH_STATE_H */
