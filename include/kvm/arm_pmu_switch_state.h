@@ -112,24 +112,37 @@ static inline void kvm_pmu_events_reset(struct kvm_pmu_events *ev)
 }
 
 /*
+ * Whether @src is a generation @dst does not hold yet; if so @dst takes
+ * its number, read before anything else, so that a change during the
+ * copy that follows makes the next one copy again.
+ */
+static inline bool kvm_pmu_events_new_gen(struct kvm_pmu_events *dst,
+					  const struct kvm_pmu_events *src)
+{
+	u64 gen = READ_ONCE(src->gen);
+
+	if (dst->gen == gen)
+		return false;
+	dst->gen = gen;
+	barrier();
+	return true;
+}
+
+/*
  * Take a copy of the switch state for a run, into the vCPU (nVHE,
  * before entry, IRQs off).  Nothing when the vCPU already holds this
  * generation (the usual case: nothing changed since its last entry);
  * else only what the run will read: nothing past @switching when it is
- * 0, and only the type entries in use.  The generation is read first,
- * so that a change during the copy makes the next entry copy again.
+ * 0, and only the type entries in use.
  */
 static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
 				       const struct kvm_pmu_events *src)
 {
-	u64 gen = READ_ONCE(src->gen);
 	unsigned long typer;
 	int idx;
 
-	if (dst->gen == gen)
+	if (!kvm_pmu_events_new_gen(dst, src))
 		return;
-	dst->gen = gen;
-	barrier();
 	dst->switching = READ_ONCE(src->switching);
 	if (!dst->switching)
 		return;
@@ -159,14 +172,11 @@ static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 					   const struct kvm_pmu_events *src,
 					   unsigned long counters)
 {
-	u64 gen = READ_ONCE(src->gen);
 	unsigned long typer;
 	int idx;
 
-	if (dst->gen == gen)
+	if (!kvm_pmu_events_new_gen(dst, src))
 		return;
-	dst->gen = gen;
-	barrier();
 
 	dst->events_host = READ_ONCE(src->events_host) & counters;
 	dst->events_guest = READ_ONCE(src->events_guest) & counters;
