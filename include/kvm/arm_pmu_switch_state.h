@@ -164,9 +164,10 @@ static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
  * recomputed rather than taken, and every type is clamped to the fields
  * the driver may program: nothing indexes past the tables, and no
  * CONSTRAINED UNPREDICTABLE access to an unimplemented counter is made.
- * Nothing is taken when the host says its state is the generation the
- * hypervisor already holds: a host that lies about that only gets its
- * own earlier state, already sanitised, applied again.
+ * The caller first asks kvm_pmu_events_new_gen(), so that an unchanged
+ * state costs neither the copy nor reading @counters from the PMU: a
+ * host that lies about its generation only gets its own earlier state,
+ * already sanitised, applied again.
  */
 static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 					   const struct kvm_pmu_events *src,
@@ -174,9 +175,6 @@ static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 {
 	unsigned long typer;
 	int idx;
-
-	if (!kvm_pmu_events_new_gen(dst, src))
-		return;
 
 	dst->events_host = READ_ONCE(src->events_host) & counters;
 	dst->events_guest = READ_ONCE(src->events_guest) & counters;

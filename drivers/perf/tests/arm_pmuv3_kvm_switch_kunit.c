@@ -159,6 +159,14 @@ static void copy_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dst.gen, 2ULL);
 }
 
+/* What the protected hypervisor does with the host's state at flush. */
+static void hyp_take(struct kvm_pmu_events *dst,
+		     const struct kvm_pmu_events *src, unsigned long counters)
+{
+	if (kvm_pmu_events_new_gen(dst, src))
+		kvm_pmu_events_sanitise(dst, src, counters);
+}
+
 static void counters_of_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, kvm_pmu_counters_of(6, false), GENMASK(5, 0) | B(31));
@@ -180,7 +188,7 @@ static void sanitise_hostile_test(struct kunit *test)
 
 	memset(&src, 0xff, sizeof(src));
 	memset(&dst, 0, sizeof(dst));
-	kvm_pmu_events_sanitise(&dst, &src, counters);
+	hyp_take(&dst, &src, counters);
 	KUNIT_EXPECT_EQ(test, dst.gen, ~0ULL);
 
 	KUNIT_EXPECT_EQ(test, dst.events_host, counters);
@@ -206,14 +214,14 @@ static void sanitise_recomputes_switching_test(struct kunit *test)
 	src.events_guest = B(2);
 	src.switching = 0;
 	src.gen = 1;
-	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
+	hyp_take(&dst, &src, kvm_pmu_counters_of(6, false));
 	KUNIT_EXPECT_EQ(test, dst.switching, B(2));
 
 	/* The cycle counter's filter register has no event field. */
 	src.typer_switch = B(31);
 	src.typer_guest[31] = 0x11 | P;
 	src.gen = 2;
-	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
+	hyp_take(&dst, &src, kvm_pmu_counters_of(6, false));
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[31], (u64)P);
 
 	/*
@@ -221,7 +229,7 @@ static void sanitise_recomputes_switching_test(struct kunit *test)
 	 * the state already taken (sanitised), not the new one.
 	 */
 	src.events_host = ~0UL;
-	kvm_pmu_events_sanitise(&dst, &src, kvm_pmu_counters_of(6, false));
+	hyp_take(&dst, &src, kvm_pmu_counters_of(6, false));
 	KUNIT_EXPECT_EQ(test, dst.events_host, 0UL);
 }
 

@@ -83,9 +83,12 @@ static inline unsigned long __pmu_hyp_counters(void)
 static inline void __pmu_flush_events(struct kvm_vcpu *hyp_vcpu,
 				      const struct kvm_vcpu *host_vcpu)
 {
-	kvm_pmu_events_sanitise(&hyp_vcpu->arch.pmu.events,
-				&host_vcpu->arch.pmu.events,
-				__pmu_hyp_counters());
+	struct kvm_pmu_events *dst = &hyp_vcpu->arch.pmu.events;
+	const struct kvm_pmu_events *src = &host_vcpu->arch.pmu.events;
+
+	/* Unchanged since the last entry: no PMCR_EL0 read, no copy. */
+	if (kvm_pmu_events_new_gen(dst, src))
+		kvm_pmu_events_sanitise(dst, src, __pmu_hyp_counters());
 }
 
 #else
