@@ -2,7 +2,9 @@
 # Test and demo targets; included by the top Makefile.
 
 INITRAMFS	:= $(BUILD)/initramfs.cpio
-GUEST_FILES	:= $(wildcard tests/guest/*)
+# initramfs.cpio and, with QEMU and our kernel for a Linux guest,
+# initramfs-vm.cpio: both from mk/initramfs.sh.
+GUEST_FILES	:= $(wildcard tests/guest/*) tests/scan-console.sh
 KVM_TESTS	:= $(BUILD)/kvm-bin/.stamp
 KUNIT_MODES	?= el1 vhe nvhe
 BOOT_MODES	?= vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up \
@@ -16,7 +18,7 @@ $(KVM_TESTS): mk/kvm-tests.sh $(wildcard tests/kvm/*.c) | kernel
 	@mk/kvm-tests.sh
 	@touch $@
 
-$(INITRAMFS): mk/initramfs.sh $(GUEST_FILES) $(KVM_TESTS)
+$(INITRAMFS): mk/initramfs.sh $(GUEST_FILES) $(KVM_TESTS) $(IMAGE)
 	@mk/initramfs.sh
 
 initramfs: $(INITRAMFS)

@@ -23,7 +23,11 @@ case "$MODE" in
 *-debug|*-nmi) KERNEL=${KERNEL:-$BUILD/kernel-debug/arch/arm64/boot/Image} ;;
 *) KERNEL=${KERNEL:-$BUILD/kernel/arch/arm64/boot/Image} ;;
 esac
-INITRD=${INITRD:-$BUILD/initramfs.cpio}
+# Jobs that boot a Linux guest need QEMU and the guest's kernel too.
+case ",$JOB," in
+*,linux_guest,*|*,vm_bench,*|*,demo,*) INITRD=${INITRD:-$BUILD/initramfs-vm.cpio} ;;
+*) INITRD=${INITRD:-$BUILD/initramfs.cpio} ;;
+esac
 TIMEOUT=${BOOT_TIMEOUT:-300}
 CPU=${QEMU_CPU:-max}
 

@@ -63,7 +63,7 @@ run_boot() {
 		acpi) jobs=check ;;		# UEFI + ACPI probe
 		nokvm) jobs=nokvm ;;		# EL2 but KVM off
 		a57) jobs=check,fuzz ;;		# the chained-counter PMU
-		*-up) jobs=kvm ;;		# one CPU: QEMU's counts exact
+		*-up) jobs=kvm,linux_guest ;;	# one CPU: QEMU's counts exact
 		protected-debug) jobs=fuzz,kvm,hostile_host,debug ;;
 		*-debug) jobs=fuzz,kvm,debug ;;	# lockdep: no exact counts
 		*-nmi) jobs=nmi,fuzz,kvm,debug ;;	# the PMU IRQ as an NMI

@@ -17,6 +17,7 @@
 #include <linux/bug.h>
 #include <linux/perf/arm_pmuv3.h>
 
+#include <asm/hypervisor.h>
 #include <asm/virt.h>
 #include <clocksource/arm_arch_timer.h>
 
@@ -25,6 +26,7 @@
 #include <kvm/arm_pmu_typer.h>
 #include <kunit/visibility.h>
 #include <linux/acpi.h>
+#include <linux/arm-smccc.h>
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/clocksource.h>
@@ -293,6 +295,27 @@ static const char *const armv8pmu_mode_names[ARMV8PMU_NR_MODES] = {
 	[ARMV8PMU_MODE_PKVM]	= "protected-KVM host",
 	[ARMV8PMU_MODE_GUEST]	= "EL1 (no EL2)",
 };
+
+/*
+ * Whether the hypervisor under this EL1 kernel is KVM: it answered the
+ * vendor-specific UID call with KVM's UID (kvm_init_hyp_services(), at
+ * PSCI setup, long before the PMU probes).
+ */
+static bool armv8pmu_kvm_guest(void)
+{
+#if IS_ENABLED(CONFIG_HAVE_ARM_SMCCC_DISCOVERY)
+	return kvm_arm_hyp_service_available(ARM_SMCCC_KVM_FUNC_FEATURES);
+#else
+	return false;
+#endif
+}
+
+static const char *armv8pmu_mode_name(enum armv8pmu_host_mode mode)
+{
+	if (mode == ARMV8PMU_MODE_GUEST && armv8pmu_kvm_guest())
+		return "KVM guest (EL1, no EL2)";
+	return armv8pmu_mode_names[mode];
+}
 
 static int sysctl_perf_user_access __read_mostly;
 
@@ -1320,7 +1343,7 @@ static void armv8pmu_report(struct arm_pmu *cpu_pmu)
 	pr_info("%s: PMUv3 (PMUVer %#x), %d event counters + cycle counter, %s, %s counters\n",
 		cpu_pmu->name, cpu_pmu->pmuver,
 		bitmap_weight(cpu_pmu->cntr_mask, ARMV8_PMU_MAX_GENERAL_COUNTERS),
-		armv8pmu_mode_names[armv8pmu_host_mode()],
+		armv8pmu_mode_name(armv8pmu_host_mode()),
 		is_pmuv3p5(cpu_pmu->pmuver) ? "64-bit" : "32-bit (chained for long)");
 }
 

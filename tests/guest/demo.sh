@@ -17,3 +17,9 @@ echo "   (pmu_split run: 1,000 rounds of EL1 and EL0 loops and a hypercall)"
 perf stat -e instructions:G,instructions:H,instructions:GH -- /bin/pmu_split run 2>&1 |
 	grep -E 'instructions|elapsed'
 echo "   G = guest only, H = host only, GH = both: G + H = GH"
+echo "== a Linux guest: our kernel at EL1 under Debian's QEMU with KVM (-cpu host:"
+echo "   a virtual PMU), Debian's perf inside; the host counts its vCPU thread"
+vm_run /tmp/demo-guest.log demo_guest >/tmp/demo-vmhost.out 2>&1 ||
+	cat /tmp/demo-vmhost.out
+sed -n '/^@@JOB demo_guest/,/^@@DONE/p' /tmp/demo-guest.log |
+	grep -v -E '^@@|^ *(KTAP version|# Subtest|1\.\.[0-9]|ok [0-9]|not ok [0-9])'

@@ -4,8 +4,8 @@
 # (printed).  Sourced by /init; fuzz_attr's checks are a KTAP subtest.
 type=$(cat "$(ls -d /sys/bus/event_source/devices/armv8_pmuv3* | head -1)/type")
 seed=20261202
-# The debug-kernel boots draw another 100,000 attrs.
-case "$mode" in *-debug) seed=20261203 ;; *-nmi) seed=20261204 ;; esac
+# The debug-kernel boots draw other attrs, and so does a Linux guest.
+case "$mode" in *-debug) seed=20261203 ;; *-nmi) seed=20261204 ;; guest) seed=20261205 ;; esac
 # Replaying, from the kernel command line (BOOT_APPEND=...):
 #   pmuv3.fuzz=N                 attrs 0..N-1 (default 100,000)
 #   pmuv3.fuzzargs=S,FIRST,TRACE sampling attrs on (S=1, the default) or

@@ -52,9 +52,5 @@ case "$mode" in *-debug|*-nmi) return 0 2>/dev/null || exit 0 ;; esac
 echo "    # perf stat -e instructions:G,instructions:H,instructions,instructions:GH -- pmu_split run"
 perf stat -e instructions:G,instructions:H,instructions,instructions:GH \
 	-- /bin/pmu_split run 2>&1 | grep -E 'instructions|elapsed' | sed 's/^/    # /'
-perf stat -x, -e '{instructions:G,instructions:H,instructions:GH}' -o /tmp/gh.csv \
-	-- /bin/pmu_split run >/dev/null 2>&1
-set -- $(grep -v '^#' /tmp/gh.csv | grep -v '^$' | cut -d, -f1 | tr '\n' ' ')
-g=$1 h=$2 all=$3
-[ -n "$all" ] && [ "$g" -gt 0 ] && [ "$h" -gt 0 ] && [ $((g + h)) -eq "$all" ]
-result perf_stat_guest_host $? "{G,H,GH} group: G=$g H=$h all=$all (G+H-all=$((g + h - all)))"
+split_exact /bin/pmu_split run
+result perf_stat_guest_host $? "{G,H,GH} group: G=$g H=$h all=$gh (G+H-all=$((g + h - gh)))"
