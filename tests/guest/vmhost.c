@@ -15,11 +15,17 @@
  *
  *	@@ACK exits=<KVM exits> insns=<host instructions>
  *
- * where the instructions are host-only kernel and hypervisor work on the
- * VMM's vCPU thread (exclude_user, exclude_guest): what the guest's exits
- * cost the host.  The counter is pinned: a guest that uses all of its
- * virtual counters leaves one of them without a host counter behind it,
- * rather than this one multiplexed.  Every other request runs "HANDLER word
+ * where the instructions are the host kernel's and the hypervisor's on
+ * the VMM's vCPU thread: what the guest's exits cost the host.  Two
+ * counters, neither of which needs switching at EL2 (an EL2-counting
+ * host-only event does, and the stock kernel loses the world switch from
+ * it): the host kernel outside guest context (exclude_user, exclude_hv,
+ * exclude_guest: EL1 on nVHE, enabled and disabled at EL2; the EL2
+ * kernel on VHE, where exclude_hv means nothing) and EL2 in both
+ * contexts (exclude_user, exclude_kernel: the nVHE hypervisor; nothing
+ * on VHE).  Both are pinned: a guest that uses all of its virtual
+ * counters leaves some of them without a host counter behind them,
+ * rather than these multiplexed.  Every other request runs "HANDLER word
  * args..." with VMHOST_PID (the VMM) and VMHOST_VCPU (its vCPU thread)
  * in the environment, and its first line of output is the answer:
  *
@@ -33,6 +39,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +54,7 @@
 
 static pid_t vmm_pid;
 static pid_t vcpu_tid;
-static int host_insns_fd = -1;
+static int host_kernel_fd = -1, host_el2_fd = -1;
 
 static void die(const char *what)
 {
@@ -87,13 +94,14 @@ static pid_t find_vcpu_thread(pid_t pid)
 	return tid;
 }
 
-/* Host kernel + hypervisor work on the vCPU thread: no EL0, no guest. */
-static int open_host_counter(pid_t tid)
+/* Instructions on the vCPU thread, pinned, with some exclude_* bits. */
+static int open_host_counter(pid_t tid, bool el2)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
 		.config = PERF_COUNT_HW_INSTRUCTIONS, .pinned = 1,
-		.exclude_user = 1, .exclude_guest = 1,
+		.exclude_user = 1, .exclude_kernel = el2,
+		.exclude_hv = !el2, .exclude_guest = !el2,
 	};
 	int fd = syscall(__NR_perf_event_open, &attr, tid, -1, -1, 0);
 
@@ -127,10 +135,12 @@ static unsigned long long kvm_exits(void)
 
 static void answer_count(char *out, size_t len)
 {
-	if (host_insns_fd < 0)
-		host_insns_fd = open_host_counter(vcpu_tid);
+	if (host_kernel_fd < 0) {
+		host_kernel_fd = open_host_counter(vcpu_tid, false);
+		host_el2_fd = open_host_counter(vcpu_tid, true);
+	}
 	snprintf(out, len, "exits=%llu insns=%llu", kvm_exits(),
-		 read_counter(host_insns_fd));
+		 read_counter(host_kernel_fd) + read_counter(host_el2_fd));
 }
 
 /* Run the handler script; its first output line is the answer. */

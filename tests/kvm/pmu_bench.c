@@ -21,10 +21,15 @@
  *  loadput_<K>: the same per KVM_RUN (the guest exits to user space every
  *      round, so each round is one vcpu_load and vcpu_put), with K
  *      host-only events needing switching.
+ *  exitentry_<K>: the whole guest exit+entry, host kernel and EL2
+ *      together (and the guest's few EL1 instructions of each round,
+ *      the same on every kernel), with K host-only (!exclude_hv) events
+ *      needing switching.
  *
  * The measuring event never needs switching itself: on VHE it counts
  * EL2 with exclude_user and exclude_guest; on nVHE and protected it
- * counts EL2 in both contexts (exclude_user, exclude_kernel).
+ * counts EL2 in both contexts (exclude_user, exclude_kernel); for the
+ * whole exit+entry it counts everything but EL0, in both contexts.
  */
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
@@ -45,6 +50,8 @@
 #define REPEATS		5
 
 static bool vhe;
+/* Measure the whole exit+entry: host kernel, EL2 and the guest's EL1. */
+static bool whole;
 
 static void guest_code(uint64_t rounds, uint64_t to_user, uint64_t l1)
 {
@@ -72,7 +79,8 @@ static struct perf_event_attr measuring_attr(void)
 {
 	return (struct perf_event_attr) {
 		.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
-		.exclude_user = 1, .exclude_kernel = !vhe, .exclude_guest = vhe,
+		.exclude_user = 1, .exclude_kernel = !vhe && !whole,
+		.exclude_guest = vhe && !whole,
 	};
 }
 
@@ -239,5 +247,8 @@ int main(int argc, char **argv)
 		printf("BENCH switch_guest_%d %.1f\n", ks[i], per_round(false, ks[i], false));
 		printf("BENCH loadput_%d %.1f\n", ks[i], per_round(true, ks[i], true));
 	}
+	whole = true;
+	for (i = 0; i < ARRAY_SIZE(ks); i++)
+		printf("BENCH exitentry_%d %.1f\n", ks[i], per_round(false, ks[i], true));
 	return 0;
 }
