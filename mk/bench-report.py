@@ -3,7 +3,8 @@
 """Turn make bench's BENCH lines into BENCHMARKS.md (stdout).
 
 Usage: bench-report.py OUTDIR BASE_VERSION QEMU_VERSION
-OUTDIR holds {stock,ours}-{vhe,nvhe,protected}.txt, "name value" lines.
+OUTDIR holds {stock,ours}-{vhe,nvhe,protected}.txt, "name value [spread]"
+lines (mk/bench.sh).
 """
 import sys
 
@@ -28,9 +29,56 @@ ROWS = [
     ("loadput_1", "KVM_RUN round trip, 1 host-only counter switching"),
     ("loadput_4", "KVM_RUN round trip, 4 host-only counters switching"),
     ("loadput_6", "KVM_RUN round trip, all 6 host-only counters switching"),
+    ("exitentry_0", "whole exit+entry, host kernel + EL2, no counter switching"),
+    ("exitentry_1", "whole exit+entry, 1 host-only !exclude_hv counter"),
+    ("exitentry_4", "whole exit+entry, 4 host-only !exclude_hv counters"),
+    ("exitentry_6", "whole exit+entry, all 6 host-only !exclude_hv counters"),
     ("vpmu_el0_error", "vPMU: guest EL0 count minus its EL0 loop"),
     ("vpmu_sum_error", "vPMU: guest (EL0+EL1) minus both-EL counter"),
     ("vpmu_el1_overhead", "vPMU: guest EL1 count beyond its EL1 loop"),
+]
+
+# perf's hot paths on the host (tests/guest/hotpath.c): BENCH <row> least
+# spread, instructions per operation from the -icount clock.
+HOT_ROWS = [
+    ("switch_0", "context switch, no events (pipe ping-pong, two threads, one CPU)"),
+    ("switch_1", "context switch, 1 event a thread (cycles)"),
+    ("switch_4", "context switch, 4 events a thread (cycles + 3 instructions)"),
+    ("switch_7", "context switch, 7 events a thread (cycles + 6: the whole PMU)"),
+    ("switch_12", "context switch, 12 events a thread (multiplexed)"),
+    ("read_1", "read() of a group of 1 (cycles)"),
+    ("read_4", "read() of a group of 4"),
+    ("read_7", "read() of a group of 7"),
+    ("enable_1", "PERF_EVENT_IOC_ENABLE, group of 1"),
+    ("disable_1", "PERF_EVENT_IOC_DISABLE, group of 1"),
+    ("reset_1", "PERF_EVENT_IOC_RESET, group of 1"),
+    ("enable_7", "PERF_EVENT_IOC_ENABLE, group of 7"),
+    ("disable_7", "PERF_EVENT_IOC_DISABLE, group of 7"),
+    ("reset_7", "PERF_EVENT_IOC_RESET, group of 7"),
+    ("open_1", "perf_event_open() + close(), one event"),
+    ("open_7", "perf_event_open() + close(), a group of 7"),
+] + [("overflow_%d" % k, "overflow interrupt, %d sampling event%s (per interrupt)"
+      % (k, "s" if k > 1 else "")) for k in range(1, 8)] + [
+    ("rdpmc", "user-space counter read through the mmap page (rdpmc)"),
+]
+
+# Throttling at a period of 1,000 with perf's default limits, per
+# 1,000,000 cycles: counts, not costs (no ratio is a win or a loss).
+THROTTLE_ROWS = [
+    ("throttle_%d_%s" % (k, w), "%d event%s at period 1,000: %s per 1M cycles"
+     % (k, "s" if k > 1 else "", w)) for k in (1, 7)
+    for w in ("samples", "throttles", "lost")]
+
+# VHE only: the context switch on more CPUs, and the a57's chained pairs.
+SCALING_ROWS = [("switch_%d%s" % (k, sfx), "context switch, %d events a thread, %s"
+                 % (k, cpus)) for k in (1, 4, 7)
+                for sfx, cpus in (("", "1 CPU"), ("_smp2", "2 CPUs"),
+                                  ("_smp4", "4 CPUs"))]
+CHAINED_ROWS = [
+    ("switch_long_1", "context switch, 1 long=1 event a thread (a chained pair)"),
+    ("switch_long_3", "context switch, 3 long=1 events a thread (3 pairs)"),
+    ("read_long_1", "read() of a group of 1 long=1 event"),
+    ("read_long_3", "read() of a group of 3 long=1 events"),
 ]
 
 # What each perf operation of a Linux guest costs the host through the
@@ -49,15 +97,50 @@ VPMU_ROWS = [
 
 
 def load(path):
+    """name -> value, and name + "~" -> spread where a line gives one."""
     vals = {}
     try:
         for line in open(path):
             parts = line.split()
-            if len(parts) == 2:
+            if len(parts) in (2, 3):
                 vals[parts[0]] = parts[1]
+            if len(parts) == 3:
+                vals[parts[0] + "~"] = parts[2]
     except OSError:
         pass
     return vals
+
+
+def verdict(stock, ours, key):
+    """Whether a cost row's difference stands out of its runs' spread."""
+    try:
+        s, o = float(stock[key]), float(ours[key])
+        spread = max(float(stock[key + "~"]), float(ours[key + "~"]))
+    except (KeyError, ValueError):
+        return ""
+    if abs(o - s) <= spread:
+        return "within spread"
+    return "ours lower" if o < s else "ours higher"
+
+
+def spread_table(stock, ours, rows):
+    print("| operation | stock | ours | spread, stock / ours | ours/stock | |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for key, label in rows:
+        s, o = stock.get(key, "n/a"), ours.get(key, "n/a")
+        sp = "%s / %s" % (stock.get(key + "~", "-"), ours.get(key + "~", "-"))
+        print("| %s | %s | %s | %s | %s | %s |" % (
+            label, s, o, sp, ratio(s, o), verdict(stock, ours, key)))
+    print()
+
+
+def plain_table(stock, ours, rows, head="figure"):
+    print("| %s | stock | ours | ours/stock |" % head)
+    print("| --- | ---: | ---: | ---: |")
+    for key, label in rows:
+        s, o = stock.get(key, "n/a"), ours.get(key, "n/a")
+        print("| %s | %s | %s | %s |" % (label, s, o, ratio(s, o)))
+    print()
 
 
 def ratio(stock, ours):
@@ -77,9 +160,12 @@ def main():
           "Linux %s (Debian `linux-source-6.12`) with the same config "
           "(allnoconfig + `arch/arm64/configs/pmuv3_kvm.config`), booted "
           "one after the other under %s as `-M virt,virtualization=on,"
-          "gic-version=3 -cpu max -icount shift=0 -smp 2`, running the same "
+          "gic-version=3 -cpu max -icount shift=0 -smp 2` (`-smp 1` for the "
+          "hot paths and the Linux guest, 2 and 4 for the scaling rows, "
+          "`-cpu cortex-a57` for the chained ones), running the same "
           "static programs (`tests/kvm/pmu_bench.c`, "
-          "`tests/kvm/vpmu_self_count.c`).\n" % (base, qemu))
+          "`tests/kvm/vpmu_self_count.c`, `tests/guest/hotpath.c`, "
+          "`tests/guest/vpmu_ops.c`).\n" % (base, qemu))
     print("""Every figure is an instruction count taken with the PMU itself
 (INST_RETIRED, deterministic under `-icount`), not a time:
 
@@ -103,18 +189,23 @@ def main():
 - *vPMU*: the guest counts its own 100,000-iteration EL1 and EL0 loops
   with its virtual PMU (EL0-only, EL1-only and both-EL counters).
 """)
+    print(HOT_INTRO)
     print(VPMU_INTRO)
     for mode, title in MODES:
         stock = load("%s/stock-%s.txt" % (out, mode))
         ours = load("%s/ours-%s.txt" % (out, mode))
         print("## %s\n" % title)
         print("### KVM switch\n")
-        print("| figure | stock | ours | ours/stock |")
-        print("| --- | ---: | ---: | ---: |")
-        for key, label in ROWS:
-            s, o = stock.get(key, "n/a"), ours.get(key, "n/a")
-            print("| %s | %s | %s | %s |" % (label, s, o, ratio(s, o)))
-        print()
+        plain_table(stock, ours, ROWS)
+        print("### perf's hot paths, instructions per operation (one CPU)\n")
+        spread_table(stock, ours, HOT_ROWS)
+        print("Throttling, counted:\n")
+        plain_table(stock, ours, THROTTLE_ROWS)
+        if mode == "vhe":
+            print("### How the context switch grows with CPUs (VHE)\n")
+            spread_table(stock, ours, SCALING_ROWS)
+            print("### Chained pairs: the a57 PMU, 32-bit counters (nVHE, one CPU)\n")
+            spread_table(stock, ours, CHAINED_ROWS)
         print("### vPMU: a Linux guest's perf operations, per operation\n")
         print("| operation | exits, stock | exits, ours | host instructions, stock | host instructions, ours | ours/stock |")
         print("| --- | ---: | ---: | ---: | ---: | ---: |")
@@ -127,6 +218,27 @@ def main():
                                                      ratio(si, oi)))
         print()
     print(NOTES)
+
+
+HOT_INTRO = """The *hot paths* tables (`tests/guest/hotpath.c`, on one CPU unless
+said) count what every perf user pays, per operation, in instructions at
+every EL: under `-icount shift=0` QEMU's virtual clock advances exactly
+one nanosecond per instruction retired, so `CLOCK_MONOTONIC` around a
+loop counts its instructions without taking a PMU counter from the
+workload (the 7-event rows need all seven); each boot checks that
+premise against a CPU-wide instructions event over a known loop
+(`clock_vs_pmu`, 0.99974 in every boot).  Each figure is the least run
+of N2 operations minus the least of N1, over N2 - N1 (fixed costs
+cancel), 7 runs each; *spread* is how far the N2 runs range, per
+operation.  A row whose difference is within the larger spread says so
+and claims nothing.  The ioctl rows time each call on its own (the
+clock's own cost measured and taken off); the overflow rows take each
+sampling run (K `cycles:u` events in one group at a period of 20,000, so
+they overflow together; IP, TID, TIME and PERIOD into a ring buffer, as
+`perf record -c` writes) less the least counting-only run of the same
+loop, over that run's interrupts.  The events have no `exclude_*` bits
+set, so neither kernel gives them to KVM's switch state.
+"""
 
 
 VPMU_INTRO = """The *vPMU* tables measure a Linux guest (our kernel at EL1 under

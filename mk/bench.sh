@@ -33,25 +33,31 @@ echo "  BUILD   stock kernel"
 $KMAKE CC="ccache ${CROSS_COMPILE}gcc" -j"$(nproc)" Image >"$OUT/stock-build.log" 2>&1 ||
 	{ tail -20 "$OUT/stock-build.log"; exit 1; }
 
-# Each host kernel boots each mode twice: on two CPUs for the KVM switch
+# Each host kernel boots each mode on two CPUs for the KVM switch
 # figures (bench), and on one, where QEMU's counts hold no other vCPU's
-# work, for a Linux guest's (vm_bench; the guest's kernel is ours in
-# both cases: the same guest on either host).
-boot_bench() {	# kernel mode job
-	echo "  BOOT    $1 $2 $3"
-	KERNEL=$img BOOT_TIMEOUT=900 "$TOP/tests/boot.sh" "$2" "$3" \
-		"$OUT/$1-$2-$3.log" || true
-	grep '^BENCH ' "$OUT/$1-$2-$3.log" | cut -d' ' -f2- \
-		>> "$OUT/$1-${2%-up}.txt" || true
+# work, for a Linux guest's figures (vm_bench: the guest's kernel is ours
+# on either host, the same guest) and perf's hot paths (hotpath); then
+# the a57 PMU (32-bit counters: chained pairs) and VHE on 2 and 4 CPUs
+# for how the context switch grows.  BENCH lines go to
+# $OUT/<kernel>-<mode>.txt (a57 and the CPU counts into vhe's).
+boot_bench() {	# kernel mode jobs txt [cpus]
+	log=$OUT/$1-$2-$(echo "$3" | tr ',' '+')${5:+-smp$5}.log
+	echo "  BOOT    $1 $2 $3${5:+ (-smp $5)}"
+	KERNEL=$img BOOT_TIMEOUT=900 QEMU_SMP=${5:-2} "$TOP/tests/boot.sh" \
+		"$2" "$3" "$log" || true
+	grep '^BENCH ' "$log" | cut -d' ' -f2- >> "$OUT/$1-$4.txt" || true
 }
 for kernel in stock ours; do
 	img=$BUILD/kernel/arch/arm64/boot/Image
 	[ $kernel = stock ] && img=$STOCK/kernel/arch/arm64/boot/Image
 	for mode in $MODES; do
 		: > "$OUT/$kernel-$mode.txt"
-		boot_bench $kernel $mode bench
-		boot_bench $kernel $mode-up vm_bench
+		boot_bench $kernel $mode bench $mode
+		boot_bench $kernel $mode-up vm_bench,hotpath $mode
 	done
+	boot_bench $kernel a57-up hotpath vhe
+	boot_bench $kernel vhe hotpath vhe 2
+	boot_bench $kernel vhe hotpath vhe 4
 done
 
 python3 "$TOP/mk/bench-report.py" "$OUT" \

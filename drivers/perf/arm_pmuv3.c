@@ -403,11 +403,19 @@ static void armv8pmu_write_userenr(u32 val)
  * Per-event helpers.
  */
 
+/*
+ * A 64-bit event on a PMU whose event counters are 32-bit holds a pair of
+ * them: decided once, when its counter is allocated, and kept in a
+ * driver-private hw.flags bit, since every access to it asks.
+ */
+#define ARMV8PMU_EVT_CHAINED	BIT(8)
+static_assert((PERF_EVENT_FLAG_ARCH & ARMV8PMU_EVT_CHAINED) == ARMV8PMU_EVT_CHAINED);
+static_assert(!(ARMV8PMU_EVT_CHAINED & (ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT |
+					ARMPMU_EVT_63BIT)));
+
 static bool armv8pmu_event_is_chained(struct perf_event *event)
 {
-	return event->hw.idx < ARMV8_PMU_CYCLE_IDX &&
-	       (event->hw.flags & ARMPMU_EVT_64BIT) &&
-	       !is_pmuv3p5(to_arm_pmu(event->pmu)->pmuver);
+	return event->hw.flags & ARMV8PMU_EVT_CHAINED;
 }
 
 /* The counters an event occupies, as a PMCNTEN/PMINTEN-style mask. */
@@ -480,15 +488,30 @@ static u64 armv8pmu_event_typer(struct perf_event *event, bool guest)
 }
 
 /*
- * Program one counter, telling KVM its host and guest types: KVM says
- * which applies now (a vCPU may be loaded) and whether to enable it now
- * (a guest-only counter is enabled at guest entry on nVHE).
+ * Whether KVM must move the event between its host and guest types at
+ * guest entry and exit: only when the two differ.  Every other event is
+ * none of KVM's business, and costs its switch state nothing.
+ */
+static bool armv8pmu_event_switches(struct perf_event *event)
+{
+	return armv8pmu_event_typer(event, false) !=
+	       armv8pmu_event_typer(event, true);
+}
+
+/*
+ * Program one counter.  One whose types differ is registered with KVM,
+ * which says which type applies now (a vCPU may be loaded) and whether
+ * to enable it now (a guest-only counter is enabled at guest entry on
+ * nVHE).
  */
 static bool armv8pmu_program_counter(int idx, u64 typer_host, u64 typer_guest)
 {
-	u64 typer;
-	bool enable = kvm_pmu_counter_add(idx, typer_host, typer_guest, &typer);
+	u64 typer = typer_host;
+	bool enable = true;
 
+	if (typer_host != typer_guest)
+		enable = kvm_pmu_counter_add(idx, typer_host, typer_guest,
+					     &typer);
 	armv8pmu_write_typer(idx, typer);
 	return enable;
 }
@@ -528,6 +551,8 @@ static void armv8pmu_disable(struct perf_event *event)
 
 	armv8pmu_disable_counters(mask);
 	armv8pmu_disable_intens(BIT_ULL(armv8pmu_event_irq_idx(event)));
+	if (!armv8pmu_event_switches(event))
+		return;
 	kvm_pmu_counter_del(idx);
 	if (armv8pmu_event_is_chained(event))
 		kvm_pmu_counter_del(idx + 1);
@@ -591,17 +616,21 @@ static void armv8pmu_stop(struct arm_pmu *cpu_pmu)
 	armv8pmu_pmcr_write(armv8pmu_pmcr_read() & ~ARMV8_PMU_PMCR_E);
 }
 
+/*
+ * @data is the caller's, one for all the events of an interrupt: the
+ * kernel may zero every stack variable (CONFIG_INIT_STACK_ALL_ZERO),
+ * 256 bytes for this one, which is not worth doing per event.
+ */
 static void armv8pmu_handle_overflow(struct arm_pmu *cpu_pmu,
 				     struct perf_event *event,
+				     struct perf_sample_data *data,
 				     struct pt_regs *regs)
 {
-	struct perf_sample_data data;
-
 	armpmu_event_update(event);
-	perf_sample_data_init(&data, 0, event->hw.last_period);
+	perf_sample_data_init(data, 0, event->hw.last_period);
 	if (!armpmu_event_set_period(event))
 		return;
-	if (perf_event_overflow(event, &data, regs))
+	if (perf_event_overflow(event, data, regs))
 		cpu_pmu->disable(event);
 }
 
@@ -610,6 +639,7 @@ static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
 	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
 	struct pt_regs *regs = get_irq_regs();
 	u64 pmovsr = armv8pmu_getreset_flags();
+	struct perf_sample_data data;
 	int idx;
 
 	if (!pmovsr)
@@ -622,7 +652,7 @@ static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
 
 		if (!event || !(pmovsr & BIT_ULL(armv8pmu_event_irq_idx(event))))
 			continue;
-		armv8pmu_handle_overflow(cpu_pmu, event, regs);
+		armv8pmu_handle_overflow(cpu_pmu, event, &data, regs);
 	}
 	armv8pmu_start(cpu_pmu);
 
@@ -654,9 +684,15 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 		.threshold = !!(hwc->config_base & ARMV8_PMU_EVTYPE_TH),
 		.user_read = armv8pmu_event_user_readable(event),
 	};
+	int idx = armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
+					 &req);
 
-	return armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
-				      &req);
+	/* A fixed counter (PMCCNTR) is 64-bit: no pair. */
+	if (req.chained && idx >= 0 && idx < ARMV8_PMU_CYCLE_IDX)
+		hwc->flags |= ARMV8PMU_EVT_CHAINED;
+	else
+		hwc->flags &= ~ARMV8PMU_EVT_CHAINED;
+	return idx;
 }
 
 static void armv8pmu_clear_event_idx(struct pmu_hw_events *cpuc,
