@@ -101,6 +101,9 @@ tar -xf "$QEMU_TAR" -C "$STAGE/qemu"
 cp "$STAGE/qemu/usr/bin/qemu-system-aarch64" "$V/usr/bin/"
 copy_libs "$V/usr/bin/qemu-system-aarch64" "$STAGE/qemu" "$V" "$R"
 cp "$IMAGE" "$V/guest/Image"
+# The guest kernel's symbols, for perf kvm --guestkallsyms (System.map
+# has /proc/kallsyms' format).
+cp "$(dirname "$IMAGE")/../../../System.map" "$V/guest/System.map"
 cp "$OUT" "$V/guest/initramfs.cpio"
 (cd "$V" && find . | sort | cpio --quiet -o -H newc) > "$OUT_VM.tmp"
 cat "$OUT" "$OUT_VM.tmp" > "$OUT_VM"

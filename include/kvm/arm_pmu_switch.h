@@ -26,6 +26,14 @@
 #define KVM_PMU_CYCLE_IDX	31
 #define KVM_PMU_INSTR_IDX	32
 
+/* struct kvm_pmu_events.plan */
+#define KVM_PMU_PLAN_CNTEN_HOST		BIT(0)	/* events_host is not 0 */
+#define KVM_PMU_PLAN_CNTEN_GUEST	BIT(1)	/* events_guest is not 0 */
+#define KVM_PMU_PLAN_CYCLE_TYPER	BIT(2)	/* PMCCFILTR_EL0 switches */
+#define KVM_PMU_PLAN_INSTR_TYPER	BIT(3)	/* PMICFILTR_EL0 switches */
+/* One more than the highest event counter whose type switches, or 0. */
+#define KVM_PMU_PLAN_EVTYPER_TOP	GENMASK(9, 4)
+
 /*
  * What the nVHE world switch applies; a copy is taken into the vCPU
  * before each entry (and, in protected mode, into the hypervisor's).
@@ -44,6 +52,9 @@
  *                after every change (kvm_pmu_events_changed()), so that a
  *                copy whose @gen matches is of this very state and need
  *                not be taken again
+ * @plan:         in a vCPU's copy only: what the world switch does, in
+ *                one word (KVM_PMU_PLAN_*), 0 for nothing, so that EL2
+ *                neither tests each mask nor searches one
  */
 struct kvm_pmu_events {
 	u64 gen;
@@ -51,6 +62,7 @@ struct kvm_pmu_events {
 	unsigned long events_host;
 	unsigned long events_guest;
 	unsigned long typer_switch;
+	unsigned long plan;
 	u64 typer_host[KVM_PMU_SWITCH_COUNTERS];
 	u64 typer_guest[KVM_PMU_SWITCH_COUNTERS];
 };

@@ -37,7 +37,8 @@ static inline u64 kvm_pmu_typer_mask(int idx)
  * @mode, with a vCPU loaded (VHE) or not.  @typer is set to the type to
  * program now.  The table entries are written before the mask bits, so
  * that whoever sees a bit (the copy before entry, the VHE switch) sees
- * its values.
+ * its values; they are masked to the fields the counter's register
+ * takes, as every recorded type is, so that EL2 writes them as they are.
  *
  * Return: whether to enable the counter now.
  */
@@ -59,8 +60,9 @@ static inline bool kvm_pmu_events_add(struct kvm_pmu_events *ev,
 	case ARMV8PMU_SWITCH_NONE:
 		return true;
 	case ARMV8PMU_SWITCH_TYPER:
-		ev->typer_host[idx] = typer_host;
-		ev->typer_guest[idx] = typer_guest;
+		/* Masked here once: EL2 writes them as they are. */
+		ev->typer_host[idx] = typer_host & kvm_pmu_typer_mask(idx);
+		ev->typer_guest[idx] = typer_guest & kvm_pmu_typer_mask(idx);
 		barrier();
 		set_bit(idx, &ev->typer_switch);
 		set_bit(idx, &ev->switching);
@@ -129,6 +131,29 @@ static inline bool kvm_pmu_events_new_gen(struct kvm_pmu_events *dst,
 }
 
 /*
+ * What the world switch will do with a copy's masks, worked out once when
+ * the copy is taken: which PMCNTEN writes, which fixed counters' filters,
+ * and from which event counter down it writes types (one more than the
+ * highest, PMEVTYPER<n>_EL0 with n < 31).
+ */
+static inline unsigned long kvm_pmu_plan(const struct kvm_pmu_events *ev)
+{
+	unsigned long typer = ev->typer_switch;
+	unsigned long plan = 0;
+
+	if (ev->events_host)
+		plan |= KVM_PMU_PLAN_CNTEN_HOST;
+	if (ev->events_guest)
+		plan |= KVM_PMU_PLAN_CNTEN_GUEST;
+	if (typer & BIT(KVM_PMU_CYCLE_IDX))
+		plan |= KVM_PMU_PLAN_CYCLE_TYPER;
+	if (typer & BIT_ULL(KVM_PMU_INSTR_IDX))
+		plan |= KVM_PMU_PLAN_INSTR_TYPER;
+	return plan | FIELD_PREP(KVM_PMU_PLAN_EVTYPER_TOP,
+				 fls(typer & GENMASK(KVM_PMU_CYCLE_IDX - 1, 0)));
+}
+
+/*
  * Take a copy of the switch state for a run, into the vCPU (nVHE,
  * before entry, IRQs off).  Nothing when the vCPU already holds this
  * generation (the usual case: nothing changed since its last entry);
@@ -144,6 +169,7 @@ static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
 	if (!kvm_pmu_events_new_gen(dst, src))
 		return;
 	dst->switching = READ_ONCE(src->switching);
+	dst->plan = 0;
 	if (!dst->switching)
 		return;
 	dst->events_host = READ_ONCE(src->events_host);
@@ -154,14 +180,15 @@ static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
 		dst->typer_host[idx] = src->typer_host[idx];
 		dst->typer_guest[idx] = src->typer_guest[idx];
 	}
+	dst->plan = kvm_pmu_plan(dst);
 }
 
 /*
  * Protected mode: the hypervisor's copy of host-provided state.  The host
  * is not trusted there, so every mask is read once and clamped to the
  * counters that exist (@counters: PMCR_EL0.N event counters, the cycle
- * counter, the instruction counter if implemented), @switching is
- * recomputed rather than taken, and every type is clamped to the fields
+ * counter, the instruction counter if implemented), @switching and @plan
+ * are computed rather than taken, and every type is clamped to the fields
  * the driver may program: nothing indexes past the tables, and no
  * CONSTRAINED UNPREDICTABLE access to an unimplemented counter is made.
  * The caller first asks kvm_pmu_events_new_gen(), so that an unchanged
@@ -187,6 +214,7 @@ static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 		dst->typer_host[idx] = READ_ONCE(src->typer_host[idx]) & mask;
 		dst->typer_guest[idx] = READ_ONCE(src->typer_guest[idx]) & mask;
 	}
+	dst->plan = kvm_pmu_plan(dst);
 }
 
 /* The counters a PMU has: @n event counters, PMCCNTR, maybe PMICNTR. */

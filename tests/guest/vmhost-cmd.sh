@@ -10,8 +10,7 @@
 #   stat-stop NAME             -> the counts, comma-separated, in order
 #   record-start NAME EVENT    perf record -c 20000 EVENT on the vCPU thread
 #   record-start NAME kvm      perf kvm --guest record, guest kernel symbols
-#                              from this kernel's (the guest runs the same
-#                              Image, so its kallsyms are ours)
+#                              from the guest Image's System.map
 #   record-stop NAME           -> "samples=N guest=G guest_user=U inloop=M":
 #                              G of the N samples in the guest, U at its
 #                              EL0, M in its /bin/loop spin(); for kvm,
@@ -82,10 +81,10 @@ samples_in_spin() {	# perf.data
 }
 
 # The top symbol of a perf kvm --guest recording, by the guest kernel's
-# symbols (this kernel's, since the guest runs the same Image).
+# symbols (/guest/System.map, beside /guest/Image).
 kvm_top_symbol() {	# perf.data
 	n=$(perf report -D -i "$1" 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE(')
-	top=$(perf kvm --guest --guestkallsyms=/proc/kallsyms \
+	top=$(perf kvm --guest --guestkallsyms=/guest/System.map \
 		--guestmodules=$D/modules report -i "$1" --stdio --sort sym \
 		2>/dev/null | grep '%' | grep -v '^#' | head -1)
 	echo "samples=$n top=$(echo "$top" | awk '{ print $NF }') pct=$(echo "$top" | awk '{ print $1 }')"
@@ -127,7 +126,7 @@ stat-stop)
 record-start)
 	if [ "$2" = kvm ]; then
 		: > $D/modules
-		perf_start "$1" perf kvm --guest --guestkallsyms=/proc/kallsyms \
+		perf_start "$1" perf kvm --guest --guestkallsyms=/guest/System.map \
 			--guestmodules=$D/modules record -c 20000 \
 			-t "$VMHOST_VCPU" -o $D/$1.data
 	else

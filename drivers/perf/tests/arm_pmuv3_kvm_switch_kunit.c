@@ -100,6 +100,27 @@ static void add_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev.events_host | ev.events_guest | ev.typer_switch, 0UL);
 }
 
+/*
+ * Recorded types are masked to the fields their register takes: the
+ * nVHE world switch writes them as they are.  The driver's cycle counter
+ * type carries the CPU_CYCLES number, RES0 in PMCCFILTR_EL0.
+ */
+static void add_masks_types_test(struct kunit *test)
+{
+	struct kvm_pmu_events ev = { };
+	u64 typer;
+
+	kvm_pmu_events_add(&ev, ARMV8PMU_MODE_NVHE, false, 31, 0x11 | NSH,
+			   0x11 | NSH | P | U, &typer);
+	KUNIT_EXPECT_EQ(test, ev.typer_host[31], (u64)NSH);
+	KUNIT_EXPECT_EQ(test, ev.typer_guest[31], (u64)(NSH | P | U));
+	kvm_pmu_events_add(&ev, ARMV8PMU_MODE_NVHE, false, 5,
+			   INST | NSH | BIT_ULL(20), INST | NSH | P | U | BIT_ULL(26),
+			   &typer);
+	KUNIT_EXPECT_EQ(test, ev.typer_host[5], (u64)(INST | NSH));
+	KUNIT_EXPECT_EQ(test, ev.typer_guest[5], (u64)(INST | NSH | P | U));
+}
+
 /* Removing one counter keeps the others; a reset forgets them all. */
 static void del_and_reset_test(struct kunit *test)
 {
@@ -145,6 +166,9 @@ static void copy_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dst.typer_host[5], INST | NSH);
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[5], INST | NSH | P | U);
 	KUNIT_EXPECT_EQ(test, dst.gen, 1ULL);
+	/* What the world switch will do: counter 0 by PMCNTEN, 5 by type. */
+	KUNIT_EXPECT_EQ(test, dst.plan, KVM_PMU_PLAN_CNTEN_HOST |
+			FIELD_PREP(KVM_PMU_PLAN_EVTYPER_TOP, 6));
 
 	/* The same generation again: nothing is copied. */
 	dst.events_host = 0;
@@ -157,6 +181,30 @@ static void copy_test(struct kunit *test)
 	kvm_pmu_events_copy(&dst, &src);
 	KUNIT_EXPECT_EQ(test, dst.switching, B(5));
 	KUNIT_EXPECT_EQ(test, dst.gen, 2ULL);
+	KUNIT_EXPECT_EQ(test, dst.plan, FIELD_PREP(KVM_PMU_PLAN_EVTYPER_TOP, 6));
+
+	/* Nothing left to switch: nothing planned, whatever was there. */
+	kvm_pmu_events_del(&src, 5);
+	kvm_pmu_events_changed(&src, 3);
+	kvm_pmu_events_copy(&dst, &src);
+	KUNIT_EXPECT_EQ(test, dst.plan, 0UL);
+}
+
+/* The plan names each kind of work and where the type writes start. */
+static void plan_test(struct kunit *test)
+{
+	struct kvm_pmu_events ev = { };
+
+	KUNIT_EXPECT_EQ(test, kvm_pmu_plan(&ev), 0UL);
+	ev.events_guest = B(1);
+	ev.typer_switch = B(0) | B(2) | B(31) | BIT_ULL(32);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_plan(&ev),
+			KVM_PMU_PLAN_CNTEN_GUEST | KVM_PMU_PLAN_CYCLE_TYPER |
+			KVM_PMU_PLAN_INSTR_TYPER |
+			FIELD_PREP(KVM_PMU_PLAN_EVTYPER_TOP, 3));
+	ev.typer_switch = B(30);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(KVM_PMU_PLAN_EVTYPER_TOP, kvm_pmu_plan(&ev)),
+			31UL);
 }
 
 /* What the protected hypervisor does with the host's state at flush. */
@@ -195,6 +243,10 @@ static void sanitise_hostile_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dst.events_guest, counters);
 	KUNIT_EXPECT_EQ(test, dst.typer_switch, counters);
 	KUNIT_EXPECT_EQ(test, dst.switching, counters);
+	/* The plan is computed, from the clamped masks: types from 5 down. */
+	KUNIT_EXPECT_EQ(test, dst.plan, KVM_PMU_PLAN_CNTEN_HOST |
+			KVM_PMU_PLAN_CNTEN_GUEST | KVM_PMU_PLAN_CYCLE_TYPER |
+			FIELD_PREP(KVM_PMU_PLAN_EVTYPER_TOP, 6));
 	for (idx = 0; idx < 6; idx++)
 		KUNIT_EXPECT_EQ(test, dst.typer_guest[idx],
 				ARMV8_PMU_EVTYPE_EVENT | ARMV8_PMU_EVTYPE_TH |
@@ -245,8 +297,10 @@ static void typer_mask_test(struct kunit *test)
 
 static struct kunit_case arm_pmuv3_kvm_switch_test_cases[] = {
 	KUNIT_CASE_PARAM(add_test, add_gen_params),
+	KUNIT_CASE(add_masks_types_test),
 	KUNIT_CASE(del_and_reset_test),
 	KUNIT_CASE(copy_test),
+	KUNIT_CASE(plan_test),
 	KUNIT_CASE(counters_of_test),
 	KUNIT_CASE(sanitise_hostile_test),
 	KUNIT_CASE(sanitise_recomputes_switching_test),

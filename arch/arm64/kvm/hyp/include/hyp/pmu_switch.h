@@ -19,7 +19,7 @@
  * effect changes no count.  Each counter's type is its own register
  * (PMEVTYPER<n>_EL0, not PMSELR_EL0 + PMXEVTYPER_EL0), so no write
  * depends on an earlier one being synchronized: one write per counter
- * per direction.
+ * per direction, and nothing else but a bit test and a load.
  */
 #ifndef __ARM64_KVM_HYP_PMU_SWITCH_H__
 #define __ARM64_KVM_HYP_PMU_SWITCH_H__
@@ -27,46 +27,100 @@
 #include <linux/kvm_host.h>
 #include <asm/arm_pmuv3.h>
 #include <kvm/arm_pmu_switch_state.h>
-#include <kvm/arm_pmu_typer.h>
 
 #ifdef CONFIG_HW_PERF_EVENTS
 
-static inline void __pmu_write_typers(unsigned long mask, const u64 *typer)
-{
-	while (mask) {
-		int idx = __ffs(mask);
+/*
+ * One direction's types.  The event counters' go from the highest that
+ * switches (the plan's EVTYPER_TOP) down to counter 0: entered with one
+ * jump, then straight-line code that tests each counter's bit and, for a
+ * switching one, loads its type and writes it with one MSR.  No search,
+ * no loop and no dispatch per counter: a bit test, a load and a write
+ * per switching counter (the limit is the write), a bit test per counter
+ * skipped below the highest.  The types were masked to the fields each
+ * register takes when they were recorded (kvm_pmu_events_add(), or the
+ * protected hypervisor's sanitised copy), so they are written as they
+ * are.
+ */
+#define __PMU_TYPER(n)							\
+	do {								\
+		if (likely(mask & BIT(n)))				\
+			write_sysreg(typer[n], pmevtyper##n##_el0);	\
+	} while (0)
+#define __PMU_TYPER_CASE(n)						\
+	case n + 1:							\
+		__PMU_TYPER(n);						\
+		fallthrough
 
-		mask &= mask - 1;
-		armv8pmu_write_typer(idx, typer[idx]);
+static __always_inline void __pmu_write_typers(const struct kvm_pmu_events *pmu,
+					       unsigned long plan,
+					       const u64 *typer)
+{
+	unsigned long top = FIELD_GET(KVM_PMU_PLAN_EVTYPER_TOP, plan);
+	unsigned long mask = pmu->typer_switch;
+
+	if (plan & KVM_PMU_PLAN_CYCLE_TYPER)
+		write_pmccfiltr(typer[KVM_PMU_CYCLE_IDX]);
+	if (unlikely(plan & KVM_PMU_PLAN_INSTR_TYPER))
+		write_pmicfiltr(typer[KVM_PMU_INSTR_IDX]);
+	if (!top)
+		return;
+	/*
+	 * Switching counters among the first eight, as the driver allocates
+	 * them from 0 up: fewer bit tests than the jump costs.
+	 */
+	if (likely(top <= 8)) {
+		__PMU_TYPER(7); __PMU_TYPER(6); __PMU_TYPER(5); __PMU_TYPER(4);
+		__PMU_TYPER(3); __PMU_TYPER(2); __PMU_TYPER(1); __PMU_TYPER(0);
+		return;
+	}
+	switch (top & 31) {
+	__PMU_TYPER_CASE(30); __PMU_TYPER_CASE(29); __PMU_TYPER_CASE(28);
+	__PMU_TYPER_CASE(27); __PMU_TYPER_CASE(26); __PMU_TYPER_CASE(25);
+	__PMU_TYPER_CASE(24); __PMU_TYPER_CASE(23); __PMU_TYPER_CASE(22);
+	__PMU_TYPER_CASE(21); __PMU_TYPER_CASE(20); __PMU_TYPER_CASE(19);
+	__PMU_TYPER_CASE(18); __PMU_TYPER_CASE(17); __PMU_TYPER_CASE(16);
+	__PMU_TYPER_CASE(15); __PMU_TYPER_CASE(14); __PMU_TYPER_CASE(13);
+	__PMU_TYPER_CASE(12); __PMU_TYPER_CASE(11); __PMU_TYPER_CASE(10);
+	__PMU_TYPER_CASE(9); __PMU_TYPER_CASE(8); __PMU_TYPER_CASE(7);
+	__PMU_TYPER_CASE(6); __PMU_TYPER_CASE(5); __PMU_TYPER_CASE(4);
+	__PMU_TYPER_CASE(3); __PMU_TYPER_CASE(2); __PMU_TYPER_CASE(1);
+	__PMU_TYPER_CASE(0);
+	case 0:
+		break;
 	}
 }
 
-/* Return: whether the exit path has anything to undo. */
+/*
+ * Return: whether the exit path has anything to undo.  The plan was
+ * worked out when the state was copied for this vCPU (kvm_pmu_plan()):
+ * one word says what to do.
+ */
 static inline bool __pmu_switch_to_guest(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_events *pmu = &vcpu->arch.pmu.events;
+	unsigned long plan = pmu->plan;
 
-	if (!pmu->switching)
+	if (!plan)
 		return false;
-	if (pmu->events_host)
+	if (plan & KVM_PMU_PLAN_CNTEN_HOST)
 		write_pmcntenclr(pmu->events_host);
-	if (pmu->events_guest)
+	if (plan & KVM_PMU_PLAN_CNTEN_GUEST)
 		write_pmcntenset(pmu->events_guest);
-	if (pmu->typer_switch)
-		__pmu_write_typers(pmu->typer_switch, pmu->typer_guest);
+	__pmu_write_typers(pmu, plan, pmu->typer_guest);
 	return true;
 }
 
 static inline void __pmu_switch_to_host(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_events *pmu = &vcpu->arch.pmu.events;
+	unsigned long plan = pmu->plan;
 
-	if (pmu->events_guest)
+	if (plan & KVM_PMU_PLAN_CNTEN_GUEST)
 		write_pmcntenclr(pmu->events_guest);
-	if (pmu->events_host)
+	if (plan & KVM_PMU_PLAN_CNTEN_HOST)
 		write_pmcntenset(pmu->events_host);
-	if (pmu->typer_switch)
-		__pmu_write_typers(pmu->typer_switch, pmu->typer_host);
+	__pmu_write_typers(pmu, plan, pmu->typer_host);
 }
 
 /* The counters this CPU implements, as the hypervisor reads them. */
