@@ -22,6 +22,7 @@
 #include <clocksource/arm_arch_timer.h>
 
 #include <kunit/static_stub.h>
+#include <kvm/arm_pmu_hvc.h>
 #include <kvm/arm_pmu_switch.h>
 #include <kvm/arm_pmu_typer.h>
 #include <kunit/visibility.h>
@@ -30,6 +31,8 @@
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/clocksource.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
 #include <linux/nmi.h>
 #include <linux/of.h>
 #include <linux/perf/arm_pmu.h>
@@ -320,24 +323,364 @@ static const char *armv8pmu_mode_name(enum armv8pmu_host_mode mode)
 static int sysctl_perf_user_access __read_mostly;
 
 /* ------------------------------------------------------------------------
+ * In a KVM guest: the host's perf-register service.
+ *
+ * Every PMU register access of a KVM guest is an exit to the host.  Where
+ * the host offers the perf-register service (<kvm/arm_pmu_hvc.h>,
+ * Documentation/virt/kvm/arm/perf-registers.rst), the driver queues its
+ * register writes in a per-CPU page and hands them over in one call,
+ * together with the reads that need the hardware: at the end of a
+ * perf_pmu_disable()..perf_pmu_enable() window, once per overflow
+ * interrupt (which also reads and clears the overflow status), once per
+ * group read.  While the PMU is stopped by the driver, or during a group
+ * read, the counters are read all at once and their values kept: they do
+ * not move (or are taken at one instant).  PMCR_EL0 is not read back: the
+ * driver knows what it wrote.
+ */
+#if defined(CONFIG_ARM64) && IS_ENABLED(CONFIG_HAVE_ARM_SMCCC_DISCOVERY)
+static bool armv8pmu_perfreg = true;
+module_param_named(perfreg, armv8pmu_perfreg, bool, 0444);
+MODULE_PARM_DESC(perfreg, "In a KVM guest, use the host's perf-register hypercalls when it offers them");
+
+static DEFINE_STATIC_KEY_FALSE(armv8pmu_hvc_key);
+
+/* The guest's one PMU, whose used counters a snapshot reads. */
+static struct arm_pmu *armv8pmu_hvc_pmu;
+
+struct armv8pmu_hvc_cpu {
+	struct kvm_perfreg_op *ops;	/* the batch page */
+	unsigned int nr;		/* entries queued */
+	u64 pmcr;			/* PMCR_EL0 as last written */
+	bool stopped;			/* PMCR_EL0.E cleared by the driver */
+	bool in_irq;			/* in the overflow interrupt */
+	unsigned int txn;		/* PERF_PMU_TXN_* in progress */
+	unsigned long cached;		/* counters whose value is in cache[] */
+	u64 cache[ARMV8_PMU_CYCLE_IDX + 1];
+};
+
+static DEFINE_PER_CPU(struct armv8pmu_hvc_cpu, armv8pmu_hvc_cpu);
+
+static bool armv8pmu_hvc(void)
+{
+	return static_branch_unlikely(&armv8pmu_hvc_key);
+}
+
+/* Hand the queued entries over: one exit. */
+static void armv8pmu_hvc_flush(struct armv8pmu_hvc_cpu *h)
+{
+	struct arm_smccc_res res;
+
+	if (!h->nr)
+		return;
+	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(BATCH),
+			     virt_to_phys(h->ops), h->nr, 0, &res);
+	if (res.a0 != KVM_PERFREG_SUCCESS || res.a1)
+		pr_err_ratelimited("perf-register batch of %u: status %ld, %lu failed\n",
+				   h->nr, (long)res.a0, res.a1);
+	h->nr = 0;
+}
+
+/* Queue one entry (IRQs off: the queue is this CPU's). */
+static struct kvm_perfreg_op *armv8pmu_hvc_queue(struct armv8pmu_hvc_cpu *h,
+						 u16 id, u8 op, u64 val)
+{
+	struct kvm_perfreg_op *e;
+
+	lockdep_assert_irqs_disabled();
+	if (h->nr == KVM_PERFREG_BATCH_MAX)
+		armv8pmu_hvc_flush(h);
+	e = &h->ops[h->nr++];
+	*e = (struct kvm_perfreg_op){ .id = id, .op = op, .value = val };
+	return e;
+}
+
+static void armv8pmu_hvc_write(u16 id, u64 val)
+{
+	armv8pmu_hvc_queue(this_cpu_ptr(&armv8pmu_hvc_cpu), id,
+			   KVM_PERFREG_OP_WRITE, val);
+}
+
+/* One read, with whatever is queued before it: one exit. */
+static u64 armv8pmu_hvc_read(struct armv8pmu_hvc_cpu *h, u16 id, u8 op)
+{
+	struct kvm_perfreg_op *e = armv8pmu_hvc_queue(h, id, op, 0);
+
+	armv8pmu_hvc_flush(h);
+	return e->value;
+}
+
+/*
+ * Send the queue with a read of every counter in use (and, for the
+ * overflow interrupt, a read-and-clear of PMOVSCLR_EL0), and keep the
+ * values.  Return: the overflow status read, or 0.
+ */
+static u64 armv8pmu_hvc_snapshot(struct armv8pmu_hvc_cpu *h, bool ovs)
+{
+	unsigned long *used = this_cpu_ptr(armv8pmu_hvc_pmu->hw_events)->used_mask;
+	unsigned int ovs_at, first;
+	int idx;
+
+	/* Room for all of it, so that nothing is sent halfway. */
+	if (h->nr + ARMV8_PMU_CYCLE_IDX + 2 > KVM_PERFREG_BATCH_MAX)
+		armv8pmu_hvc_flush(h);
+	ovs_at = h->nr;
+	if (ovs)
+		armv8pmu_hvc_queue(h, KVM_PERFREG_PMOVSCLR,
+				   KVM_PERFREG_OP_READ_CLEAR, 0);
+	first = h->nr;
+	for_each_set_bit(idx, used, ARMV8_PMU_CYCLE_IDX + 1)
+		armv8pmu_hvc_queue(h, KVM_PERFREG_PMEVCNTR(idx),
+				   KVM_PERFREG_OP_READ, 0);
+	armv8pmu_hvc_flush(h);
+	h->cached = 0;
+	for_each_set_bit(idx, used, ARMV8_PMU_CYCLE_IDX + 1) {
+		h->cache[idx] = h->ops[first++].value;
+		__set_bit(idx, &h->cached);
+	}
+	return ovs ? h->ops[ovs_at].value & ARMV8_PMU_OVERFLOWED_MASK : 0;
+}
+
+/*
+ * Whether the counters' values may come from one snapshot: they do not
+ * move while the PMU is stopped, nor while the host handles the call that
+ * takes them (the guest does not run then, and they count only the
+ * guest), which serves a group read and the overflow interrupt.
+ */
+static bool armv8pmu_hvc_snapshot_holds(struct armv8pmu_hvc_cpu *h)
+{
+	return h->stopped || h->in_irq || h->txn == PERF_PMU_TXN_READ;
+}
+
+static u64 armv8pmu_hvc_read_counter(int idx)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	if (armv8pmu_hvc_snapshot_holds(h)) {
+		if (!test_bit(idx, &h->cached))
+			armv8pmu_hvc_snapshot(h, false);
+		if (test_bit(idx, &h->cached))
+			return h->cache[idx];
+	}
+	return armv8pmu_hvc_read(h, KVM_PERFREG_PMEVCNTR(idx),
+				 KVM_PERFREG_OP_READ);
+}
+
+static void armv8pmu_hvc_write_counter(int idx, u64 val)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	armv8pmu_hvc_write(KVM_PERFREG_PMEVCNTR(idx), val);
+	if (armv8pmu_hvc_snapshot_holds(h)) {
+		h->cache[idx] = val;
+		__set_bit(idx, &h->cached);
+	}
+}
+
+/*
+ * PMCR_EL0 writes: E going up sends the queue, and ends the snapshot.
+ * The copy kept for reads drops P and C, which reset counters when
+ * written and read as zero, as the register's own reads would.
+ */
+static void armv8pmu_hvc_write_pmcr(u64 val)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	h->pmcr = val & ~(u64)(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+	armv8pmu_hvc_write(KVM_PERFREG_PMCR, val);
+	h->stopped = !(val & ARMV8_PMU_PMCR_E);
+	if (h->stopped)
+		return;
+	armv8pmu_hvc_flush(h);
+	h->cached = 0;
+}
+
+/*
+ * The overflow interrupt: one call reads and clears the overflow status
+ * and takes every counter in use; the handler's writes (the new periods)
+ * go in one more at its end.  The PMU is not stopped meanwhile: the
+ * snapshot is already consistent, and each stop and start would have the
+ * host stop and start every counter's perf event.
+ */
+static u64 armv8pmu_hvc_irq_begin(void)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	h->in_irq = true;
+	return armv8pmu_hvc_snapshot(h, true);
+}
+
+static void armv8pmu_hvc_irq_end(void)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	armv8pmu_hvc_flush(h);
+	h->in_irq = false;
+	if (!armv8pmu_hvc_snapshot_holds(h))
+		h->cached = 0;
+}
+
+/*
+ * perf_pmu_enable(): the framework starts the PMU only when counters are
+ * in use; whatever was queued meanwhile (a disable of the last counter)
+ * is sent here either way.
+ */
+static void (*armv8pmu_framework_pmu_enable)(struct pmu *pmu);
+
+static void armv8pmu_hvc_pmu_enable(struct pmu *pmu)
+{
+	unsigned long flags;
+
+	armv8pmu_framework_pmu_enable(pmu);
+	local_irq_save(flags);
+	armv8pmu_hvc_flush(this_cpu_ptr(&armv8pmu_hvc_cpu));
+	local_irq_restore(flags);
+}
+
+/*
+ * Transactions: a group read takes every counter in one call; adding a
+ * group keeps the PMU disabled throughout, as the core's own does.
+ */
+static void armv8pmu_hvc_start_txn(struct pmu *pmu, unsigned int flags)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	h->txn = flags;
+	if (flags & PERF_PMU_TXN_ADD)
+		perf_pmu_disable(pmu);
+}
+
+static void armv8pmu_hvc_end_txn(struct pmu *pmu)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+	unsigned int flags = h->txn;
+
+	h->txn = 0;
+	if (!h->stopped)
+		h->cached = 0;
+	if (flags & PERF_PMU_TXN_ADD)
+		perf_pmu_enable(pmu);
+}
+
+static int armv8pmu_hvc_commit_txn(struct pmu *pmu)
+{
+	armv8pmu_hvc_end_txn(pmu);
+	return 0;
+}
+
+/* One batch page per CPU, handed to the host by its guest physical address. */
+static int armv8pmu_hvc_alloc(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		void *page = (void *)get_zeroed_page(GFP_KERNEL);
+
+		if (!page)
+			return -ENOMEM;
+		per_cpu(armv8pmu_hvc_cpu, cpu).ops = page;
+	}
+	return 0;
+}
+
+/* Whether the host offers major version 1 with every call granted. */
+static bool armv8pmu_hvc_offered(struct arm_smccc_res *res)
+{
+	static const u32 funcs[] = {
+		ARM_SMCCC_KVM_FUNC_PERFREG_VERSION, ARM_SMCCC_KVM_FUNC_PERFREG_GET,
+		ARM_SMCCC_KVM_FUNC_PERFREG_SET, ARM_SMCCC_KVM_FUNC_PERFREG_BATCH,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(funcs); i++)
+		if (!kvm_arm_hyp_service_available(funcs[i]))
+			return false;
+	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(VERSION), res);
+	return (long)res->a0 >= 0 &&
+	       FIELD_GET(GENMASK(31, 16), res->a0) == KVM_PERFREG_VERSION_MAJOR;
+}
+
+/*
+ * In a KVM guest, at probe: use the service if the host offers it, the
+ * boot parameter allows it, and the PMU interrupt is not a pseudo-NMI
+ * (an NMI could land in the middle of a batch being queued).  dmesg says
+ * which way the driver goes.
+ */
+static void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
+{
+	struct arm_smccc_res res;
+
+	if (armv8pmu_host_mode() != ARMV8PMU_MODE_GUEST || !armv8pmu_kvm_guest())
+		return;
+	if (!armv8pmu_perfreg) {
+		pr_info("%s: KVM perf-register service: off (arm_pmuv3.perfreg=0), registers trapped\n",
+			cpu_pmu->name);
+		return;
+	}
+	if (!armv8pmu_hvc_offered(&res)) {
+		pr_info("%s: KVM perf-register service: not offered, registers trapped\n",
+			cpu_pmu->name);
+		return;
+	}
+	if (system_uses_irq_prio_masking() || armv8pmu_hvc_alloc()) {
+		pr_info("%s: KVM perf-register service: not used (pseudo-NMI, or no memory), registers trapped\n",
+			cpu_pmu->name);
+		return;
+	}
+	armv8pmu_hvc_pmu = cpu_pmu;
+	armv8pmu_framework_pmu_enable = cpu_pmu->pmu.pmu_enable;
+	cpu_pmu->pmu.pmu_enable = armv8pmu_hvc_pmu_enable;
+	cpu_pmu->pmu.start_txn = armv8pmu_hvc_start_txn;
+	cpu_pmu->pmu.commit_txn = armv8pmu_hvc_commit_txn;
+	cpu_pmu->pmu.cancel_txn = armv8pmu_hvc_end_txn;
+	static_branch_enable(&armv8pmu_hvc_key);
+	pr_info("%s: KVM perf-register service %lu.%lu: %lu registers, batches of up to %lu\n",
+		cpu_pmu->name, FIELD_GET(GENMASK(31, 16), res.a0),
+		FIELD_GET(GENMASK(15, 0), res.a0), res.a1, res.a2);
+}
+
+static u64 armv8pmu_hvc_pmcr(void)
+{
+	return this_cpu_ptr(&armv8pmu_hvc_cpu)->pmcr;
+}
+#else
+/* No service to use: the register accesses below take their usual path. */
+static bool armv8pmu_hvc(void) { return false; }
+static void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu) {}
+static void armv8pmu_hvc_write(u16 id, u64 val) {}
+static u64 armv8pmu_hvc_read_counter(int idx) { return 0; }
+static void armv8pmu_hvc_write_counter(int idx, u64 val) {}
+static void armv8pmu_hvc_write_pmcr(u64 val) {}
+static u64 armv8pmu_hvc_pmcr(void) { return 0; }
+static u64 armv8pmu_hvc_irq_begin(void) { return 0; }
+static void armv8pmu_hvc_irq_end(void) {}
+#endif
+
+/* ------------------------------------------------------------------------
  * Register access.  Only <asm/arm_pmuv3.h> touches the system registers;
- * these wrappers add the synchronisation each access needs.
+ * these wrappers add the synchronisation each access needs, or, in a KVM
+ * guest with the perf-register service, queue the access (above).
  */
 
 static void armv8pmu_pmcr_write(u64 val)
 {
 	val &= ARMV8_PMU_PMCR_MASK;
+	if (armv8pmu_hvc())
+		return armv8pmu_hvc_write_pmcr(val);
 	isb();
 	write_pmcr(val);
 }
 
 static u64 armv8pmu_pmcr_read(void)
 {
+	if (armv8pmu_hvc())
+		return armv8pmu_hvc_pmcr();
 	return read_pmcr();
 }
 
 static u64 armv8pmu_read_evcntr(int idx)
 {
+	if (armv8pmu_hvc() && idx <= ARMV8_PMU_CYCLE_IDX)
+		return armv8pmu_hvc_read_counter(idx);
 	if (idx == ARMV8_PMU_CYCLE_IDX)
 		return read_pmccntr();
 	if (idx == ARMV8_PMU_INSTR_IDX)
@@ -347,7 +690,9 @@ static u64 armv8pmu_read_evcntr(int idx)
 
 static void armv8pmu_write_evcntr(int idx, u64 val)
 {
-	if (idx == ARMV8_PMU_CYCLE_IDX)
+	if (armv8pmu_hvc() && idx <= ARMV8_PMU_CYCLE_IDX)
+		armv8pmu_hvc_write_counter(idx, val);
+	else if (idx == ARMV8_PMU_CYCLE_IDX)
 		write_pmccntr(val);
 	else if (idx == ARMV8_PMU_INSTR_IDX)
 		write_pmicntr(val);
@@ -355,8 +700,20 @@ static void armv8pmu_write_evcntr(int idx, u64 val)
 		write_pmevcntrn(idx, val);
 }
 
+/* The driver's type writes; KVM's VHE switch uses armv8pmu_write_typer(). */
+static void armv8pmu_set_typer(int idx, u64 val)
+{
+	if (armv8pmu_hvc() && idx <= ARMV8_PMU_CYCLE_IDX)
+		armv8pmu_hvc_write(KVM_PERFREG_PMEVTYPER(idx),
+				   val & kvm_pmu_typer_mask(idx));
+	else
+		armv8pmu_write_typer(idx, val);
+}
+
 static void armv8pmu_enable_counters(u64 mask)
 {
+	if (armv8pmu_hvc())
+		return armv8pmu_hvc_write(KVM_PERFREG_PMCNTENSET, mask);
 	/* Counters must not start before their type and value are set. */
 	isb();
 	write_pmcntenset(mask);
@@ -364,6 +721,8 @@ static void armv8pmu_enable_counters(u64 mask)
 
 static void armv8pmu_disable_counters(u64 mask)
 {
+	if (armv8pmu_hvc())
+		return armv8pmu_hvc_write(KVM_PERFREG_PMCNTENCLR, mask);
 	write_pmcntenclr(mask);
 	/* Stop counting before the caller reads or reprograms them. */
 	isb();
@@ -371,11 +730,17 @@ static void armv8pmu_disable_counters(u64 mask)
 
 static void armv8pmu_enable_intens(u64 mask)
 {
+	if (armv8pmu_hvc())
+		return armv8pmu_hvc_write(KVM_PERFREG_PMINTENSET, mask);
 	write_pmintenset(mask);
 }
 
 static void armv8pmu_disable_intens(u64 mask)
 {
+	if (armv8pmu_hvc()) {
+		armv8pmu_hvc_write(KVM_PERFREG_PMINTENCLR, mask);
+		return armv8pmu_hvc_write(KVM_PERFREG_PMOVSCLR, mask);
+	}
 	write_pmintenclr(mask);
 	isb();
 	/* A pending overflow of a disabled counter must not fire later. */
@@ -393,6 +758,8 @@ static u64 armv8pmu_getreset_flags(void)
 
 static void armv8pmu_write_userenr(u32 val)
 {
+	if (armv8pmu_hvc())
+		return armv8pmu_hvc_write(KVM_PERFREG_PMUSERENR, val);
 	/* With a vCPU loaded on VHE, KVM owns PMUSERENR_EL0 until put. */
 	if (kvm_set_pmuserenr(val))
 		return;
@@ -512,7 +879,7 @@ static bool armv8pmu_program_counter(int idx, u64 typer_host, u64 typer_guest)
 	if (typer_host != typer_guest)
 		enable = kvm_pmu_counter_add(idx, typer_host, typer_guest,
 					     &typer);
-	armv8pmu_write_typer(idx, typer);
+	armv8pmu_set_typer(idx, typer);
 	return enable;
 }
 
@@ -634,19 +1001,13 @@ static void armv8pmu_handle_overflow(struct arm_pmu *cpu_pmu,
 		cpu_pmu->disable(event);
 }
 
-static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
+static void armv8pmu_handle_overflows(struct arm_pmu *cpu_pmu, u64 pmovsr,
+				      struct pt_regs *regs)
 {
 	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
-	struct pt_regs *regs = get_irq_regs();
-	u64 pmovsr = armv8pmu_getreset_flags();
 	struct perf_sample_data data;
 	int idx;
 
-	if (!pmovsr)
-		return IRQ_NONE;
-
-	/* Freeze the counters so the events read consistently. */
-	armv8pmu_stop(cpu_pmu);
 	for_each_set_bit(idx, cpu_pmu->cntr_mask, ARMPMU_MAX_HWEVENTS) {
 		struct perf_event *event = cpuc->events[idx];
 
@@ -654,6 +1015,34 @@ static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
 			continue;
 		armv8pmu_handle_overflow(cpu_pmu, event, &data, regs);
 	}
+}
+
+/* With the perf-register service: two calls, no stop and start. */
+static irqreturn_t armv8pmu_hvc_handle_irq(struct arm_pmu *cpu_pmu)
+{
+	u64 pmovsr = armv8pmu_hvc_irq_begin();
+
+	if (pmovsr)
+		armv8pmu_handle_overflows(cpu_pmu, pmovsr, get_irq_regs());
+	armv8pmu_hvc_irq_end();
+	return pmovsr ? IRQ_HANDLED : IRQ_NONE;
+}
+
+static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
+{
+	struct pt_regs *regs = get_irq_regs();
+	u64 pmovsr;
+
+	if (armv8pmu_hvc())
+		return armv8pmu_hvc_handle_irq(cpu_pmu);
+
+	pmovsr = armv8pmu_getreset_flags();
+	if (!pmovsr)
+		return IRQ_NONE;
+
+	/* Freeze the counters so the events read consistently. */
+	armv8pmu_stop(cpu_pmu);
+	armv8pmu_handle_overflows(cpu_pmu, pmovsr, regs);
 	armv8pmu_start(cpu_pmu);
 
 	/*
@@ -1413,6 +1802,7 @@ static int armv8_pmu_init(struct arm_pmu *cpu_pmu, const char *name,
 
 	armv8pmu_register_sysctl();
 	armv8pmu_report(cpu_pmu);
+	armv8pmu_hvc_init(cpu_pmu);
 	return 0;
 }
 

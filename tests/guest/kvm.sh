@@ -6,9 +6,9 @@
 
 # How many results this boot gives (see the cases below).
 case "$mode" in
-*-debug|*-nmi) plan 4 ;;
-*-up) plan 6 ;;
-*) plan 7 ;;
+*-debug|*-nmi) plan 5 ;;
+*-up) plan 7 ;;
+*) plan 8 ;;
 esac
 
 if [ ! -e /dev/kvm ]; then
@@ -33,6 +33,7 @@ case "$mode" in
 esac
 run_ours pmu_stress
 run_ours vpmu_hostile
+run_ours perfreg_abi
 case "$mode" in
 *-up) ;;	# one CPU: no second vCPU thread to move, no CPU to unplug
 *) run_ours pmu_concurrency ;;

@@ -13,7 +13,7 @@
  * is a request: the guest then waits on its console for the answer.
  * "count" is answered here, from the host's PMU and KVM's statistics:
  *
- *	@@ACK exits=<KVM exits> insns=<host instructions>
+ *	@@ACK exits=<KVM exits> hvc=<of them, hypercalls> insns=<host instructions>
  *
  * where the instructions are the host kernel's and the hypervisor's on
  * the VMM's vCPU thread: what the guest's exits cost the host.  Two
@@ -119,11 +119,15 @@ static unsigned long long read_counter(int fd)
 	return v;
 }
 
-/* KVM's exit count, summed over every vCPU (debugfs). */
-static unsigned long long kvm_exits(void)
+/* One of KVM's exit counts, summed over every vCPU (debugfs). */
+static unsigned long long kvm_stat(const char *name)
 {
 	unsigned long long v = 0;
-	FILE *f = fopen("/sys/kernel/debug/kvm/exits", "r");
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/kvm/%s", name);
+	f = fopen(path, "r");
 
 	if (!f)
 		return 0;
@@ -139,7 +143,8 @@ static void answer_count(char *out, size_t len)
 		host_kernel_fd = open_host_counter(vcpu_tid, false);
 		host_el2_fd = open_host_counter(vcpu_tid, true);
 	}
-	snprintf(out, len, "exits=%llu insns=%llu", kvm_exits(),
+	snprintf(out, len, "exits=%llu hvc=%llu insns=%llu", kvm_stat("exits"),
+		 kvm_stat("hvc_exit_stat"),
 		 read_counter(host_kernel_fd) + read_counter(host_el2_fd));
 }
 

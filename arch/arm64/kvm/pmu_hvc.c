@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The perf-register service: a guest's VERSION, GET, SET and BATCH calls
+ * for the registers of its virtual PMU, by register ID
+ * (Documentation/virt/kvm/arm/perf-registers.rst, <kvm/arm_pmu_hvc.h>).
+ *
+ * Every access is carried out by the emulation a trapped MRS or MSR of
+ * the same register gets (kvm_sys_reg_emulate()), so values and effects
+ * (on the vPMU's state and on the host perf events behind it) are the
+ * trap's; the service saves the exits, one a register, and nothing else.
+ * What an access may do is decided first, by the pure checks of the
+ * header, so that the emulation is never asked for an access a trap
+ * would have refused with an UNDEF.
+ */
+#include <linux/kvm_host.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/perf/arm_pmuv3.h>
+
+#include <asm/kvm_emulate.h>
+#include <kvm/arm_hypercalls.h>
+#include <kvm/arm_pmu_hvc.h>
+
+#include "sys_regs.h"
+
+/*
+ * The service starts hidden in every VM (KVM_REG_ARM_VENDOR_HYP_BMAP_2
+ * resets to 0); a VMM grants it by setting the register's bits before the
+ * first run.  For VMMs that do not know the register (QEMU 7.2 among
+ * them) the host can grant it instead: with kvm.perf_regs=1 new VMs
+ * start with every bit set, which a VMM may still clear.
+ */
+static bool perf_regs;
+module_param(perf_regs, bool, 0644);
+MODULE_PARM_DESC(perf_regs, "New VMs start with the perf-register hypercalls granted");
+
+unsigned long kvm_perfreg_default_bmap(void)
+{
+	return READ_ONCE(perf_regs) ? KVM_PERFREG_BMAP_ALL : 0;
+}
+
+/* Entries read from (and written back to) the guest's page at a time. */
+#define KVM_PERFREG_CHUNK	16
+
+static struct kvm_perfreg_ctx kvm_perfreg_ctx_of(struct kvm_vcpu *vcpu)
+{
+	bool pmu = kvm_vcpu_has_pmu(vcpu);
+
+	return (struct kvm_perfreg_ctx) {
+		.bmap = READ_ONCE(vcpu->kvm->arch.smccc_feat.vendor_hyp_bmap_2),
+		.has_pmu = pmu,
+		.nr_counters = pmu ? FIELD_GET(ARMV8_PMU_PMCR_N,
+					       kvm_vcpu_read_pmcr(vcpu)) : 0,
+	};
+}
+
+/* One access: checked, then emulated as the trapped MRS/MSR would be. */
+static int kvm_perfreg_access(struct kvm_vcpu *vcpu,
+			      const struct kvm_perfreg_ctx *ctx,
+			      u64 bank, u64 id, u8 op, u64 *val)
+{
+	struct kvm_perfreg_reg reg;
+	int ret = kvm_perfreg_check(ctx, bank, id, op, &reg);
+	u64 read;
+
+	if (ret)
+		return ret;
+	if (op == KVM_PERFREG_OP_WRITE)
+		return kvm_sys_reg_emulate(vcpu, reg.encoding, true, val) ?
+		       KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
+	if (kvm_sys_reg_emulate(vcpu, reg.encoding, false, &read) ||
+	    (op == KVM_PERFREG_OP_READ_CLEAR &&
+	     kvm_sys_reg_emulate(vcpu, reg.encoding, true, &read)))
+		return KVM_PERFREG_INVALID_PARAMETER;
+	*val = read;
+	return KVM_PERFREG_SUCCESS;
+}
+
+/*
+ * Whether the whole page at @ipa is guest memory the guest may write:
+ * checked before any entry is carried out, so that a bad page does
+ * nothing at all.
+ */
+static bool kvm_perfreg_page_ok(struct kvm *kvm, gpa_t ipa)
+{
+	bool writable;
+	unsigned long hva = gfn_to_hva_prot(kvm, gpa_to_gfn(ipa), &writable);
+
+	return !kvm_is_error_hva(hva) && writable;
+}
+
+/*
+ * BATCH(ipa, nr, flags): carry out @nr entries of the page at @ipa in
+ * order.  Each entry is read from guest memory exactly once, into a
+ * kernel copy that is checked and carried out, then written back with its
+ * status: a guest that changes the page meanwhile (from another vCPU)
+ * changes only entries not read yet.  a1: how many entries failed.
+ */
+static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
+{
+	struct kvm_perfreg_ctx ctx = kvm_perfreg_ctx_of(vcpu);
+	struct kvm_perfreg_op ops[KVM_PERFREG_CHUNK];
+	gpa_t ipa = smccc_get_arg1(vcpu);
+	u64 nr = smccc_get_arg2(vcpu);
+	u64 done, failed = 0;
+	unsigned int i, n;
+
+	val[0] = kvm_perfreg_batch_args(ipa, nr, smccc_get_arg3(vcpu));
+	if (val[0])
+		return;
+	if (!ctx.has_pmu ||
+	    !(ctx.bmap & KVM_PERFREG_BMAP_BIT(KVM_PERFREG_FUNC_BATCH))) {
+		val[0] = KVM_PERFREG_NO_ACCESS;
+		return;
+	}
+	if (!kvm_perfreg_page_ok(vcpu->kvm, ipa)) {
+		val[0] = KVM_PERFREG_INVALID_PARAMETER;
+		return;
+	}
+
+	for (done = 0; done < nr; done += n) {
+		gpa_t gpa = ipa + done * sizeof(ops[0]);
+
+		n = min_t(u64, nr - done, KVM_PERFREG_CHUNK);
+		if (kvm_read_guest(vcpu->kvm, gpa, ops, n * sizeof(ops[0])))
+			break;
+		for (i = 0; i < n; i++) {
+			ops[i].status = kvm_perfreg_access(vcpu, &ctx, ops[i].bank,
+							   ops[i].id, ops[i].op,
+							   &ops[i].value);
+			failed += ops[i].status != KVM_PERFREG_SUCCESS;
+		}
+		if (kvm_write_guest(vcpu->kvm, gpa, ops, n * sizeof(ops[0])))
+			break;
+	}
+	/* The page was checked: only a memslot change under us gets here. */
+	val[0] = done < nr ? KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
+	val[1] = failed;
+}
+
+/*
+ * The calls, for KVM's SMCCC handler once it has checked that the service
+ * is shown (VERSION's bit): fills a0-a3.  A 32-bit guest's calls are not
+ * supported (these are SMC64/HVC64 calls).
+ */
+void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
+{
+	struct kvm_perfreg_ctx ctx;
+
+	val[0] = KVM_PERFREG_NOT_SUPPORTED;
+	if (vcpu_mode_is_32bit(vcpu))
+		return;
+
+	switch (func_num) {
+	case KVM_PERFREG_FUNC_VERSION:
+		ctx = kvm_perfreg_ctx_of(vcpu);
+		val[0] = KVM_PERFREG_VERSION;
+		val[1] = ctx.has_pmu ? kvm_perfreg_nr_ids(ctx.nr_counters) : 0;
+		val[2] = KVM_PERFREG_BATCH_MAX;
+		break;
+	case KVM_PERFREG_FUNC_GET:
+		ctx = kvm_perfreg_ctx_of(vcpu);
+		val[0] = kvm_perfreg_access(vcpu, &ctx, smccc_get_arg1(vcpu),
+					    smccc_get_arg2(vcpu),
+					    KVM_PERFREG_OP_READ, &val[1]);
+		break;
+	case KVM_PERFREG_FUNC_SET:
+		ctx = kvm_perfreg_ctx_of(vcpu);
+		val[1] = smccc_get_arg3(vcpu);
+		val[0] = kvm_perfreg_access(vcpu, &ctx, smccc_get_arg1(vcpu),
+					    smccc_get_arg2(vcpu),
+					    KVM_PERFREG_OP_WRITE, &val[1]);
+		val[1] = 0;
+		break;
+	case KVM_PERFREG_FUNC_BATCH:
+		kvm_perfreg_batch(vcpu, val);
+		break;
+	}
+}
