@@ -210,7 +210,7 @@ def main():
         print("Exits and host instructions: the stock host (the guest's "
               "register accesses trap), ours with them trapped "
               "(`arm_pmuv3.perfreg=0`), ours with the perf-register "
-              "service.\n")
+              "service (of its exits, how many are its hypercalls).\n")
         print("| operation | exits: stock | ours, trapped | ours, service "
               "| host instructions: stock | ours, trapped | ours, service "
               "| service/trapped |")
@@ -221,6 +221,9 @@ def main():
                 cells.append(stock.get("vpmu_%s_%s" % (key, what), "n/a"))
                 cells.append(ours.get("vpmu_%s_%s" % (key, what), "n/a"))
                 cells.append(ours.get("vpmu_svc_%s_%s" % (key, what), "n/a"))
+            hvcs = ours.get("vpmu_svc_%s_hvcs" % key)
+            if hvcs:
+                cells[2] += " (%s hvc)" % hvcs
             print("| %s | %s | %s |" % (label, " | ".join(cells),
                                          ratio(cells[4], cells[5])))
         print()

@@ -79,8 +79,10 @@ struct kvm_perfreg_op {
 
 #define KVM_PERFREG_OP_READ		0
 #define KVM_PERFREG_OP_WRITE		1
-/* Read, then write back the value read: clears exactly the bits seen of
- * a write-one-to-clear register (PMOVSCLR), in one step. */
+/*
+ * Read, then write back the value read: clears exactly the bits seen of
+ * a write-one-to-clear register (PMOVSCLR), in one step.
+ */
 #define KVM_PERFREG_OP_READ_CLEAR	2
 #define KVM_PERFREG_BATCH_PAGE		4096
 #define KVM_PERFREG_BATCH_MAX		(KVM_PERFREG_BATCH_PAGE / \
@@ -153,7 +155,8 @@ static inline int kvm_perfreg_decode(u16 id, unsigned int n,
 	unsigned int idx = FIELD_GET(KVM_PERFREG_COUNTER, id);
 	bool cycle = idx == KVM_PERFREG_CYCLE;
 
-	reg->readable = reg->writable = true;
+	reg->readable = true;
+	reg->writable = true;
 	switch (FIELD_GET(KVM_PERFREG_KIND, id)) {
 	case KVM_PERFREG_KIND_CONTROL:
 		if (idx >= KVM_PERFREG_NR_CONTROL)
