@@ -272,34 +272,58 @@ programs on both hosts.
 
 NOTES = """## Reading the tables
 
-- **Exactness.** Stock nVHE loses about 768 EL2 instructions per guest
-  entry from host-only events that count EL2 (its counters are disabled
-  and enabled inside the world switch); ours loses none.  Stock protected
-  mode never gives the hypervisor its switch state: guest-only events
-  miss every guest instruction and host-only events count them all,
-  although all = host + guest still holds.  Ours: 0 and noise.
-- **Noise.** "host-only counts" and the VHE world-switch rows vary by a
-  few thousand instructions (per run) and about +-10 (per exit+entry)
-  between identical runs: host interrupts and softirqs land in the same
-  exception level as the work measured.  The nVHE rows count EL2 only
-  and repeat to the instruction.  A few runs (VHE, protected, once nVHE)
-  also credit the guest with up to ~2,500 more EL0/EL1 instructions than
-  its loops retire, on the stock kernel too: a QEMU 7.2 effect we have
-  not pinned down; "guest-only misses" shows it as a small negative.
-- **Where ours costs more.** A counter that counts EL2 and only one side
-  (a host-only event with !exclude_hv) is switched by rewriting its type
-  at entry and exit instead of one PMCNTEN write for all: about 20 EL2
-  instructions per such counter per exit+entry on nVHE (914 vs 883 for
-  one, 1014 vs 883 for six), 30-40 on protected.  That is the price of
-  counting the whole world switch; events with exclude_hv (or guest-only
-  events) keep the cheap PMCNTEN switch, at +5 instructions per exit+entry
-  for the extra test of the type mask.  With nothing to switch ours tests
-  one word and is at or below stock (875 vs 877 on nVHE); the protected
-  hypervisor copies that word when it loads the vCPU (+3 to +7, within
-  that mode's run-to-run spread).
-- **Where ours costs less.** On VHE, vcpu_load/put write the recorded
-  types instead of reading each PMEVTYPER back: 0.92x of stock's KVM_RUN
-  round trip with six counters switching.
+- **Exactness.** Stock nVHE loses the world switch (hundreds of EL2
+  instructions per guest entry) from host-only events that count EL2:
+  its counters are disabled and enabled inside the world switch.  Stock
+  protected mode never gives the hypervisor its switch state: guest-only
+  events miss every guest instruction and host-only events count them
+  all, although all = host + guest still holds.  Ours: 0 and noise.
+- **Noise.** The "host-only counts" rows and the VHE world-switch rows
+  vary by a few thousand instructions per run and about +-10 per
+  exit+entry between identical runs (host interrupts land in the same
+  exception level as the work measured); the nVHE and protected EL2 rows
+  repeat to the instruction.  The hot-path rows print their spread; the
+  overflow rows' is large (QEMU delivers some overflow interrupts late,
+  so runs take different numbers of them), and none of their
+  differences stands out of it.
+- **The world switch, per type-switched counter.**  A host-only event
+  that counts EL2 (!exclude_hv) has its type rewritten at entry and exit
+  rather than being enabled on one side, which is what keeps the world
+  switch in its count.  The limit is one register write per counter per
+  direction; ours is a bit test, a load and the write (3 instructions:
+  `hyp/pmu_switch.h`, from a plan worked out when the state is copied),
+  down from about 10 with PMSELR_EL0, ISB and PMXEVTYPER_EL0 per counter
+  (this file before: 914/974/1014 EL2 instructions for 1/4/6 counters,
+  883 for stock) and about 21 with a jump per direct PMEVTYPER<n>_EL0
+  write (942/1068/1137).  What remains above stock is the type path's
+  fixed cost, about 20 instructions per direction (the plan's tests and
+  the entry into the write sequence) plus 3 per counter: the whole
+  exit+entry (host kernel and EL2) is within about 10-15 instructions per
+  switched counter of stock's for 4 and 6 counters, about 40 above for
+  one.  With nothing to switch, and for guest-only (PMCNTEN) counters,
+  ours is at or near stock.
+- **perf's hot paths.**  Every row is at or below stock, or within its
+  spread, but one: a read of a group of 3 chained (long=1) counters on the
+  a57 costs 36 more, because ours re-reads the high half of each pair
+  until no carry happened between the halves (3 register reads where
+  stock takes 2 and can return a value 2^32 too low).  Opening an event
+  or a group of 7 costs about 1% more (within the spread): event_init
+  checks more (reserved config1 bits, thresholds, the KVM state behind
+  exclude_host).  Three fixes got the rest there: counters whose host and
+  guest types are the same no longer touch KVM's switch state (a global
+  atomic generation was bumped on every add and remove), whether a
+  counter is chained is decided once when it is allocated, and the
+  overflow handler zeroes one sample buffer per interrupt instead of one
+  per overflowing event (the kernel zero-initialises stack variables).
+- **vPMU, trapped and with the service.**  Trapped, every guest PMU
+  register access is an exit costing the host a couple of thousand
+  instructions.  With the perf-register service a group read is 1 exit
+  whatever its size, a context switch 2 to 3, an overflow interrupt's
+  handler 2 hypercalls (2 more exits come with the interrupt, trapped or
+  not).  Host instructions fall less than exits: KVM's own emulation,
+  which the service shares by design, recreates the host perf event
+  behind a guest counter on every write of it, and that dominates what
+  remains of a sample's cost.
 """
 
 

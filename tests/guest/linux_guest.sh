@@ -11,10 +11,14 @@
 #          / perf kvm on its vCPU thread (tests/guest/guest.sh);
 #   fuzz   10,000 attrs of the attr fuzzer, sampling included.
 #
-# Its KTAP nests under this job's guest_checks result.  Then the guest's
-# console is scanned like every boot's, and the host's own split must
-# still be exact.  Sourced by /init (the -up boots: on one CPU QEMU's
-# counts hold nothing of another vCPU's work, README, Known limits).
+# With the perf-register service granted (kvm.perf_regs=1), so that the
+# guest's driver uses it; then check and guest again with the driver kept
+# on trapped accesses (arm_pmuv3.perfreg=0): the exact EL0 figures must
+# be the same both ways.  Each run's KTAP nests under its guest_checks
+# result and its console is scanned like every boot's; last, the host's
+# own split must still be exact.  Sourced by /init (the -up boots: on one
+# CPU QEMU's counts hold nothing of another vCPU's work, README, Known
+# limits).
 plan 8
 
 GUEST_JOBS=check,guest,fuzz

@@ -89,34 +89,14 @@ static bool kvm_perfreg_page_ok(struct kvm *kvm, gpa_t ipa)
 	return !kvm_is_error_hva(hva) && writable;
 }
 
-/*
- * BATCH(ipa, nr, flags): carry out @nr entries of the page at @ipa in
- * order.  Each entry is read from guest memory exactly once, into a
- * kernel copy that is checked and carried out, then written back with its
- * status: a guest that changes the page meanwhile (from another vCPU)
- * changes only entries not read yet.  a1: how many entries failed.
- */
-static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
+/* Carry out a checked batch (kvm->srcu held). */
+static void kvm_perfreg_run(struct kvm_vcpu *vcpu,
+			    const struct kvm_perfreg_ctx *ctx, gpa_t ipa,
+			    u64 nr, u64 *val)
 {
-	struct kvm_perfreg_ctx ctx = kvm_perfreg_ctx_of(vcpu);
 	struct kvm_perfreg_op ops[KVM_PERFREG_CHUNK];
-	gpa_t ipa = smccc_get_arg1(vcpu);
-	u64 nr = smccc_get_arg2(vcpu);
 	u64 done, failed = 0;
 	unsigned int i, n;
-
-	val[0] = kvm_perfreg_batch_args(ipa, nr, smccc_get_arg3(vcpu));
-	if (val[0])
-		return;
-	if (!ctx.has_pmu ||
-	    !(ctx.bmap & KVM_PERFREG_BMAP_BIT(KVM_PERFREG_FUNC_BATCH))) {
-		val[0] = KVM_PERFREG_NO_ACCESS;
-		return;
-	}
-	if (!kvm_perfreg_page_ok(vcpu->kvm, ipa)) {
-		val[0] = KVM_PERFREG_INVALID_PARAMETER;
-		return;
-	}
 
 	for (done = 0; done < nr; done += n) {
 		gpa_t gpa = ipa + done * sizeof(ops[0]);
@@ -125,7 +105,7 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 		if (kvm_read_guest(vcpu->kvm, gpa, ops, n * sizeof(ops[0])))
 			break;
 		for (i = 0; i < n; i++) {
-			ops[i].status = kvm_perfreg_access(vcpu, &ctx, ops[i].bank,
+			ops[i].status = kvm_perfreg_access(vcpu, ctx, ops[i].bank,
 							   ops[i].id, ops[i].op,
 							   &ops[i].value);
 			failed += ops[i].status != KVM_PERFREG_SUCCESS;
@@ -136,6 +116,37 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 	/* The page was checked: only a memslot change under us gets here. */
 	val[0] = done < nr ? KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
 	val[1] = failed;
+}
+
+/*
+ * BATCH(ipa, nr, flags): carry out @nr entries of the page at @ipa in
+ * order.  Each entry is read from guest memory exactly once, into a
+ * kernel copy that is checked and carried out, then written back with its
+ * status: a guest that changes the page meanwhile (from another vCPU)
+ * changes only entries not read yet.  a1: how many entries failed.
+ */
+static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
+{
+	struct kvm_perfreg_ctx ctx = kvm_perfreg_ctx_of(vcpu);
+	gpa_t ipa = smccc_get_arg1(vcpu);
+	u64 nr = smccc_get_arg2(vcpu);
+	int idx;
+
+	val[0] = kvm_perfreg_batch_args(ipa, nr, smccc_get_arg3(vcpu));
+	if (val[0])
+		return;
+	if (!ctx.has_pmu ||
+	    !(ctx.bmap & KVM_PERFREG_BMAP_BIT(KVM_PERFREG_FUNC_BATCH))) {
+		val[0] = KVM_PERFREG_NO_ACCESS;
+		return;
+	}
+	/* The memslots, looked up and read through, are SRCU-protected. */
+	idx = srcu_read_lock(&vcpu->kvm->srcu);
+	if (kvm_perfreg_page_ok(vcpu->kvm, ipa))
+		kvm_perfreg_run(vcpu, &ctx, ipa, nr, val);
+	else
+		val[0] = KVM_PERFREG_INVALID_PARAMETER;
+	srcu_read_unlock(&vcpu->kvm->srcu, idx);
 }
 
 /*
