@@ -16,7 +16,14 @@
  *
  * KVM backs each guest counter with a host perf event (exclude_host), so
  * this checks the host driver's guest-only switching end to end, in each
- * host mode.  Needs KVM_CAP_ARM_PMU_V3 and a vGICv3.
+ * host mode.
+ *
+ * Then a counter written while it counts (which our host does by
+ * restarting its perf event in place rather than replacing it): an EL0
+ * counter written 100,000 short of overflow, then 1,000 short, each
+ * followed by the EL0 loop, must read back exactly the written value
+ * plus the loop, with no overflow after the first and PMOVS set after the
+ * second.  Needs KVM_CAP_ARM_PMU_V3 and a vGICv3.
  */
 #include <linux/bitfield.h>
 
@@ -69,8 +76,42 @@ static void guest_code(uint64_t l1, uint64_t l0)
 	GUEST_DONE();
 }
 
-/* One guest run: r[] = el0, el1, both, cycles. */
-static void vm_run_once(uint64_t r[4])
+#define REWRITE_FAR	100000	/* first write: this far short of 2^32 */
+#define REWRITE_NEAR	1000	/* second write: overflows in the loop */
+
+/* An EL0 counter, enabled throughout, written twice while it counts. */
+static void guest_rewrite(uint64_t l1, uint64_t l0)
+{
+	uint64_t far, ovs_far, near, ovs_near;
+
+	write_sysreg(PMCR_P | PMCR_C, pmcr_el0);	/* 32-bit overflow */
+	write_sysreg(INST_RETIRED | EXCLUDE_EL1, pmevtyper0_el0);
+	write_sysreg(BIT(0), pmovsclr_el0);
+	write_sysreg(BIT(0), pmcntenset_el0);
+	write_sysreg(PMCR_E, pmcr_el0);
+	isb();
+
+	write_sysreg(BIT_ULL(32) - (2 * l0 + 1) - REWRITE_FAR, pmevcntr0_el0);
+	isb();
+	el0_excursion(l0);
+	far = read_sysreg(pmevcntr0_el0) & 0xffffffffUL;
+	ovs_far = read_sysreg(pmovsset_el0) & BIT(0);
+
+	write_sysreg(BIT_ULL(32) - REWRITE_NEAR, pmevcntr0_el0);
+	isb();
+	el0_excursion(l0);
+	/* With PMUv3p5 the counter is 64-bit and carries into bit 32. */
+	near = read_sysreg(pmevcntr0_el0) & 0xffffffffUL;
+	ovs_near = read_sysreg(pmovsset_el0) & BIT(0);
+
+	write_sysreg(0, pmcr_el0);
+	isb();
+	GUEST_SYNC_ARGS(0, far, ovs_far, near, ovs_near);
+	GUEST_DONE();
+}
+
+/* One guest run of @code: r[] = its four reported figures. */
+static void vm_run_once(void *code, uint64_t r[4])
 {
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
@@ -78,7 +119,7 @@ static void vm_run_once(uint64_t r[4])
 	int gic_fd, i;
 
 	vm = vm_create(1);
-	vcpu = create_vpmu_vcpu(vm, guest_code, &gic_fd);
+	vcpu = create_vpmu_vcpu(vm, code, &gic_fd);
 	vcpu_args_set(vcpu, 2, n1, n0);
 	vcpu_run(vcpu);
 	switch (get_ucall(vcpu, &uc)) {
@@ -111,12 +152,12 @@ int main(void)
 	 * vCPU's work) to the EL it interrupted, which only ever adds.  EL0 +
 	 * EL1 = both must hold in every run.
 	 */
-	plan(6);	/* 3 runs' sums, 3 figures */
+	plan(10);	/* 3 runs' sums, 3 figures; 3 runs' overflows, 1 figure */
 	el0 = el1 = UINT64_MAX;
 	for (i = 0; i < 3; i++) {
 		uint64_t r[4];
 
-		vm_run_once(r);
+		vm_run_once(guest_code, r);
 		check(r[2] == r[0] + r[1], "guest vPMU EL0+EL1 = both",
 		      "run %d: both=%lu el0+el1=%lu", i, r[2], r[0] + r[1]);
 		if (r[0] < el0) {
@@ -136,6 +177,28 @@ int main(void)
 	      "el1=%lu, loop %lu, fixed cost %ld (bound %d)", el1, 2 * n1,
 	      (int64_t)(el1 - 2 * n1), EL1_COST);
 	check(cycles > 0, "guest vPMU cycles", "cycles=%lu", cycles);
+
+	/* The rewritten counter: least of three runs again. */
+	{
+		uint64_t far = UINT64_MAX, near = UINT64_MAX;
+		uint64_t far_expect = BIT_ULL(32) - REWRITE_FAR;
+		uint64_t near_expect = el0_expect - REWRITE_NEAR;
+
+		for (i = 0; i < 3; i++) {
+			uint64_t r[4];
+
+			vm_run_once(guest_rewrite, r);
+			check(!r[1] && r[3], "guest vPMU rewrite: overflow where written",
+			      "run %d: PMOVS after a write %d short %lu (want 0), after one %d short %lu (want 1)",
+			      i, REWRITE_FAR, r[1], REWRITE_NEAR, r[3]);
+			far = r[0] < far ? r[0] : far;
+			near = r[2] < near ? r[2] : near;
+		}
+		check(far == far_expect && near == near_expect,
+		      "guest vPMU rewrite: counts from the written value",
+		      "read %lu and %lu, want %lu and %lu", far, near,
+		      far_expect, near_expect);
+	}
 
 	printf("vpmu_self_count: %d failed\n", failures);
 	return failures ? 1 : 0;
