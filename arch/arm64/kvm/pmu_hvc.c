@@ -54,6 +54,29 @@ static struct kvm_perfreg_ctx kvm_perfreg_ctx_of(struct kvm_vcpu *vcpu)
 	};
 }
 
+/*
+ * The trap handler's table entry for each register ID that passed
+ * kvm_perfreg_check() (kind 0-2, index below 32), looked up once: the
+ * table's binary search cost a couple of hundred instructions an access.
+ */
+static const struct sys_reg_desc *kvm_perfreg_descs[3 * 32];
+
+static const struct sys_reg_desc *kvm_perfreg_desc(u16 id, u32 encoding)
+{
+	unsigned int i = FIELD_GET(KVM_PERFREG_KIND, id) * 32 +
+			 FIELD_GET(KVM_PERFREG_COUNTER, id);
+	const struct sys_reg_desc *r;
+
+	if (i >= ARRAY_SIZE(kvm_perfreg_descs))	/* not after the check */
+		return NULL;
+	r = READ_ONCE(kvm_perfreg_descs[i]);
+	if (!r) {
+		r = kvm_sys_reg_find(encoding);
+		WRITE_ONCE(kvm_perfreg_descs[i], r);
+	}
+	return r;
+}
+
 /* One access: checked, then emulated as the trapped MRS/MSR would be. */
 static int kvm_perfreg_access(struct kvm_vcpu *vcpu,
 			      const struct kvm_perfreg_ctx *ctx,
@@ -61,48 +84,65 @@ static int kvm_perfreg_access(struct kvm_vcpu *vcpu,
 {
 	struct kvm_perfreg_reg reg;
 	int ret = kvm_perfreg_check(ctx, bank, id, op, &reg);
+	const struct sys_reg_desc *r;
 	u64 read;
 
 	if (ret)
 		return ret;
+	r = kvm_perfreg_desc(id, reg.encoding);
 	if (op == KVM_PERFREG_OP_WRITE)
-		return kvm_sys_reg_emulate(vcpu, reg.encoding, true, val) ?
+		return kvm_sys_reg_emulate(vcpu, r, reg.encoding, true, val) ?
 		       KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
-	if (kvm_sys_reg_emulate(vcpu, reg.encoding, false, &read) ||
+	if (kvm_sys_reg_emulate(vcpu, r, reg.encoding, false, &read) ||
 	    (op == KVM_PERFREG_OP_READ_CLEAR &&
-	     kvm_sys_reg_emulate(vcpu, reg.encoding, true, &read)))
+	     kvm_sys_reg_emulate(vcpu, r, reg.encoding, true, &read)))
 		return KVM_PERFREG_INVALID_PARAMETER;
 	*val = read;
 	return KVM_PERFREG_SUCCESS;
 }
 
 /*
- * Whether the whole page at @ipa is guest memory the guest may write:
- * checked before any entry is carried out, so that a bad page does
- * nothing at all.
+ * The batch page: its memslot (looked up once, through the vCPU's
+ * last-used-slot cache) and its user address, if the whole page is guest
+ * memory the guest may write -- checked before any entry is carried out,
+ * so that a bad page does nothing at all.  The page is 4K and 4K-aligned,
+ * so it lies within one host page.
  */
-static bool kvm_perfreg_page_ok(struct kvm *kvm, gpa_t ipa)
+struct kvm_perfreg_page {
+	struct kvm_memory_slot *slot;
+	gfn_t gfn;
+	void __user *uaddr;
+};
+
+static bool kvm_perfreg_page_get(struct kvm_vcpu *vcpu, gpa_t ipa,
+				 struct kvm_perfreg_page *pg)
 {
 	bool writable;
-	unsigned long hva = gfn_to_hva_prot(kvm, gpa_to_gfn(ipa), &writable);
+	unsigned long hva;
 
-	return !kvm_is_error_hva(hva) && writable;
+	pg->gfn = gpa_to_gfn(ipa);
+	pg->slot = kvm_vcpu_gfn_to_memslot(vcpu, pg->gfn);
+	hva = gfn_to_hva_memslot_prot(pg->slot, pg->gfn, &writable);
+	if (kvm_is_error_hva(hva) || !writable)
+		return false;
+	pg->uaddr = (void __user *)(hva + offset_in_page(ipa));
+	return true;
 }
 
 /* Carry out a checked batch (kvm->srcu held). */
 static void kvm_perfreg_run(struct kvm_vcpu *vcpu,
-			    const struct kvm_perfreg_ctx *ctx, gpa_t ipa,
-			    u64 nr, u64 *val)
+			    const struct kvm_perfreg_ctx *ctx,
+			    const struct kvm_perfreg_page *pg, u64 nr, u64 *val)
 {
 	struct kvm_perfreg_op ops[KVM_PERFREG_CHUNK];
 	u64 done, failed = 0;
 	unsigned int i, n;
 
 	for (done = 0; done < nr; done += n) {
-		gpa_t gpa = ipa + done * sizeof(ops[0]);
+		void __user *at = pg->uaddr + done * sizeof(ops[0]);
 
 		n = min_t(u64, nr - done, KVM_PERFREG_CHUNK);
-		if (kvm_read_guest(vcpu->kvm, gpa, ops, n * sizeof(ops[0])))
+		if (__copy_from_user(ops, at, n * sizeof(ops[0])))
 			break;
 		for (i = 0; i < n; i++) {
 			ops[i].status = kvm_perfreg_access(vcpu, ctx, ops[i].bank,
@@ -110,10 +150,14 @@ static void kvm_perfreg_run(struct kvm_vcpu *vcpu,
 							   &ops[i].value);
 			failed += ops[i].status != KVM_PERFREG_SUCCESS;
 		}
-		if (kvm_write_guest(vcpu->kvm, gpa, ops, n * sizeof(ops[0])))
+		if (__copy_to_user(at, ops, n * sizeof(ops[0])))
 			break;
+		mark_page_dirty_in_slot(vcpu->kvm, pg->slot, pg->gfn);
 	}
-	/* The page was checked: only a memslot change under us gets here. */
+	/*
+	 * The page was checked: only a VMM that unmapped it under us gets
+	 * here.
+	 */
 	val[0] = done < nr ? KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
 	val[1] = failed;
 }
@@ -130,6 +174,7 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 	struct kvm_perfreg_ctx ctx = kvm_perfreg_ctx_of(vcpu);
 	gpa_t ipa = smccc_get_arg1(vcpu);
 	u64 nr = smccc_get_arg2(vcpu);
+	struct kvm_perfreg_page pg;
 	int idx;
 
 	val[0] = kvm_perfreg_batch_args(ipa, nr, smccc_get_arg3(vcpu));
@@ -142,8 +187,8 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 	}
 	/* The memslots, looked up and read through, are SRCU-protected. */
 	idx = srcu_read_lock(&vcpu->kvm->srcu);
-	if (kvm_perfreg_page_ok(vcpu->kvm, ipa))
-		kvm_perfreg_run(vcpu, &ctx, ipa, nr, val);
+	if (kvm_perfreg_page_get(vcpu, ipa, &pg))
+		kvm_perfreg_run(vcpu, &ctx, &pg, nr, val);
 	else
 		val[0] = KVM_PERFREG_INVALID_PARAMETER;
 	srcu_read_unlock(&vcpu->kvm->srcu, idx);
