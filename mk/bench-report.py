@@ -34,7 +34,7 @@ ROWS = [
     ("exitentry_4", "whole exit+entry, 4 host-only !exclude_hv counters"),
     ("exitentry_6", "whole exit+entry, all 6 host-only !exclude_hv counters"),
     ("vpmu_el0_error", "vPMU: guest EL0 count minus its EL0 loop"),
-    ("vpmu_sum_error", "vPMU: |guest (EL0+EL1) - both-EL counter|, worst of 3 runs"),
+    ("vpmu_sum_error", "vPMU: guest (EL0+EL1) against both-EL counter, worst difference of 3 runs"),
     ("vpmu_el1_overhead", "vPMU: guest EL1 count beyond its EL1 loop"),
 ]
 
@@ -306,8 +306,10 @@ NOTES = """## Reading the tables
   the entry into the write sequence) plus 3 per counter: the whole
   exit+entry (host kernel and EL2) is within about 10-15 instructions per
   switched counter of stock's for 4 and 6 counters, about 40 above for
-  one.  With nothing to switch, and for guest-only (PMCNTEN) counters,
-  ours is at or near stock.
+  one (nVHE).  In protected mode stock switches nothing at all (see
+  Exactness), so the 60-75 instructions ours costs above it there are the
+  whole price of a correct switch.  With nothing to switch, and for guest-only
+  (PMCNTEN) counters, ours is at or near stock.
 - **perf's hot paths.**  Every row is at or below stock, or within its
   spread, but one: a read of a group of 3 chained (long=1) counters on the
   a57 costs 36 more, because ours re-reads the high half of each pair
