@@ -25,6 +25,7 @@
  * plus the loop, with no overflow after the first and PMOVS set after the
  * second.  Needs KVM_CAP_ARM_PMU_V3 and a vGICv3.
  */
+#include <unistd.h>
 #include <linux/bitfield.h>
 
 #include "kvm_util.h"
@@ -74,6 +75,19 @@ static void guest_code(uint64_t l1, uint64_t l0)
 	cycles = read_sysreg(pmccntr_el0);
 	GUEST_SYNC_ARGS(0, el0, el1, both, cycles);
 	GUEST_DONE();
+}
+
+/* Runs beyond the checked three, taken only while a least figure is off. */
+#define EXTRA_RUNS	7
+
+/*
+ * On two CPUs the mistaken credit comes in bursts, several runs in a row
+ * (the other vCPU busy, e.g. with the last VM's teardown): an extra run
+ * waits a moment first.
+ */
+static void extra_run_pause(void)
+{
+	usleep(20000);
 }
 
 #define REWRITE_FAR	100000	/* first write: this far short of 2^32 */
@@ -140,28 +154,39 @@ static void vm_run_once(void *code, uint64_t r[4])
 
 int main(void)
 {
-	uint64_t el0, el1, both = 0, cycles = 0, sum_error = 0;
+	uint64_t el0, el1, both = 0, cycles = 0, sum_error = 0, extra_sum_error = 0;
 	uint64_t el0_expect = 2 * n0 + 1;
 	int i;
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 
 	/*
-	 * The least of three runs, figure by figure: QEMU 7.2 now and then
-	 * credits a whole interrupt handler (or, on two CPUs, the other
-	 * vCPU's work) to the EL it interrupted, which only ever adds.  EL0 +
-	 * EL1 = both must hold in every run.
+	 * The least of three runs, figure by figure, and of up to EXTRA_RUNS
+	 * more while a least figure is off: QEMU 7.2 now and then credits a
+	 * whole interrupt handler (or, on two CPUs, the other vCPU's work) to
+	 * the EL it interrupted, which only ever adds.  EL0 + EL1 = both must
+	 * hold in every run.
 	 */
-	plan(10);	/* 3 runs' sums, 3 figures; 3 runs' overflows, 1 figure */
+	plan(11);	/* 3 runs' sums, extra runs' sums, 3 figures; 3 runs' overflows, 1 figure */
 	el0 = el1 = UINT64_MAX;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 3 + EXTRA_RUNS; i++) {
 		uint64_t r[4], d;
 
+		if (i >= 3 && el0 == el0_expect && el1 <= 2 * n1 + EL1_COST)
+			break;
+		if (i >= 3)
+			extra_run_pause();
 		vm_run_once(guest_code, r);
-		check(r[2] == r[0] + r[1], "guest vPMU EL0+EL1 = both",
-		      "run %d: both=%lu el0+el1=%lu", i, r[2], r[0] + r[1]);
+		if (i < 3)
+			check(r[2] == r[0] + r[1], "guest vPMU EL0+EL1 = both",
+			      "run %d: both=%lu el0+el1=%lu", i, r[2], r[0] + r[1]);
+		else
+			printf("vpmu_self_count: extra run %d: el0=%lu el1=%lu both=%lu\n",
+			       i, r[0], r[1], r[2]);
 		/* Per run: the least figures below may come from different runs. */
 		d = r[2] > r[0] + r[1] ? r[2] - r[0] - r[1] : r[0] + r[1] - r[2];
+		if (i >= 3)
+			extra_sum_error = max(extra_sum_error, d);
 		sum_error = max(sum_error, d);
 		if (r[0] < el0) {
 			el0 = r[0];
@@ -171,6 +196,8 @@ int main(void)
 		if (r[1] < el1)
 			el1 = r[1];
 	}
+	check(!extra_sum_error, "guest vPMU EL0+EL1 = both, extra runs",
+	      "%d extra runs, worst |both - el0 - el1| %lu", i - 3, extra_sum_error);
 	printf("vpmu_self_count: EL1 loop %lu, EL0 loop %lu: el0=%lu el1=%lu both=%lu cycles=%lu sum_error=%lu\n",
 	       n1, n0, el0, el1, both, cycles, sum_error);
 
@@ -181,19 +208,33 @@ int main(void)
 	      (int64_t)(el1 - 2 * n1), EL1_COST);
 	check(cycles > 0, "guest vPMU cycles", "cycles=%lu", cycles);
 
-	/* The rewritten counter: least of three runs again. */
+	/* The rewritten counter: least of three runs (or more) again. */
 	{
 		uint64_t far = UINT64_MAX, near = UINT64_MAX;
 		uint64_t far_expect = BIT_ULL(32) - REWRITE_FAR;
 		uint64_t near_expect = el0_expect - REWRITE_NEAR;
 
-		for (i = 0; i < 3; i++) {
+		/*
+		 * Three checked runs, then up to EXTRA_RUNS more while the
+		 * least figures are not yet exact: what QEMU credits by
+		 * mistake only adds, so a run it lands in says nothing, and a
+		 * wrong count stays wrong in every run.
+		 */
+		for (i = 0; i < 3 + EXTRA_RUNS; i++) {
 			uint64_t r[4];
 
+			if (i >= 3 && far == far_expect && near == near_expect)
+				break;
+			if (i >= 3)
+				extra_run_pause();
 			vm_run_once(guest_rewrite, r);
-			check(!r[1] && r[3], "guest vPMU rewrite: overflow where written",
-			      "run %d: PMOVS after a write %d short %lu (want 0), after one %d short %lu (want 1)",
-			      i, REWRITE_FAR, r[1], REWRITE_NEAR, r[3]);
+			if (i < 3)
+				check(!r[1] && r[3], "guest vPMU rewrite: overflow where written",
+				      "run %d: PMOVS after a write %d short %lu (want 0), after one %d short %lu (want 1)",
+				      i, REWRITE_FAR, r[1], REWRITE_NEAR, r[3]);
+			if (r[0] != far_expect || r[2] != near_expect)
+				printf("vpmu_self_count: rewrite run %d: read %lu and %lu\n",
+				       i, r[0], r[2]);
 			far = r[0] < far ? r[0] : far;
 			near = r[2] < near ? r[2] : near;
 		}
