@@ -288,8 +288,8 @@ NOTES = """## Reading the tables
   time): host interrupts landing during the longer guest run, which
   QEMU 7.2's -icount accounting seems to charge partly to the
   interrupted guest; `make check`'s split tests, which assert these
-  figures exactly on short runs, pass.  The hot-path rows print their spread; the
-  overflow rows' is large (QEMU delivers some overflow interrupts late,
+  figures exactly on short runs, pass.  The hot-path rows print their
+  spread; the overflow rows' is large (QEMU delivers some overflow interrupts late,
   so runs take different numbers of them), and none of their
   differences stands out of it.
 - **The world switch, per type-switched counter.**  A host-only event
@@ -308,8 +308,8 @@ NOTES = """## Reading the tables
   switched counter of stock's for 4 and 6 counters, about 40 above for
   one (nVHE).  In protected mode stock switches nothing at all (see
   Exactness), so the 60-75 instructions ours costs above it there are the
-  whole price of a correct switch.  With nothing to switch, and for guest-only
-  (PMCNTEN) counters, ours is at or near stock.
+  whole price of a correct switch.  With nothing to switch, and for
+  guest-only (PMCNTEN) counters, ours is at or near stock.
 - **perf's hot paths.**  Every row is at or below stock, or within its
   spread, but one: a read of a group of 3 chained (long=1) counters on the
   a57 costs 36 more, because ours re-reads the high half of each pair
@@ -326,8 +326,8 @@ NOTES = """## Reading the tables
 - **vPMU, trapped and with the service.**  Trapped, every guest PMU
   register access is an exit costing the host about 1,600 (VHE) to 3,900
   (stock protected) instructions.  With the perf-register service a group
-  read is 1 exit whatever its size (6 counters: 2.7x fewer host instructions
-  than stock on VHE, 3.2x on nVHE, 4.1x in protected mode); opening and
+  read is 1 exit whatever its size (6 counters: 2.7x fewer host
+  instructions than stock on VHE, 3.2x on nVHE, 4.1x in protected mode); opening and
   enabling an event 3; a context switch 2 to 3; an overflow interrupt 2
   hypercalls plus the 2 exits that come with the interrupt, trapped or not
   (the host PMU interrupt that stops the guest, and the maintenance exit
