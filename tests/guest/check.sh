@@ -63,9 +63,17 @@ k2=$(least_of3 instructions:k /bin/loop 200000 0)
 result kernel_excludes_user $? "k(200000)-k(100000)=$((k2 - k1)) (least of 3; a leak of the loop would add 200000)"
 
 # --- raw events, the long counter and the cycle counter ---
-set -- $(stat_values "instructions:u,$pmu/event=0x08/u,$pmu/event=0x08,long=1/u" /bin/loop 100000 0)
-[ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" = "$3" ]
-result raw_and_long $? "generic=$1 raw=$2 long=$3"
+# Three events of one run agree in every run; the figure shown (which
+# linux_guest.sh compares across guests) is the least run's, as
+# least_of3's: a whole-process count varies by an instruction or so.
+ok=0 best=""
+for i in 1 2 3; do
+	set -- $(stat_values "instructions:u,$pmu/event=0x08/u,$pmu/event=0x08,long=1/u" /bin/loop 100000 0)
+	[ -n "$1" ] && [ "$1" = "$2" ] && [ "$1" = "$3" ] || ok=1
+	if [ -z "$best" ] || [ "${1:-0}" -lt "${best%% *}" ]; then best="$1 $2 $3"; fi
+done
+set -- $best
+result raw_and_long $ok "generic=$1 raw=$2 long=$3 (least of 3 runs, each agreeing)"
 set -- $(stat_values cycles /bin/loop 100000 0)
 [ -n "$1" ] && [ "$1" -gt 0 ]; result cycles $? "cycles=$1"
 
