@@ -3,9 +3,11 @@
 # pmuv3-kvm: a kernel-tree overlay.  This Makefile only prepares a tree
 # and hands over to kbuild:
 #
-#   base   - the pinned Linux tree we build against (Debian's
-#            linux-source-6.12 tarball, or KSRC=<any tree>)
-#   src    - base + our glue patches (patches/*.patch, applied once)
+#   base   - the pinned Linux tree we build against: BASE=7.3 (the
+#            default, Debian's linux-source-7.3) or BASE=6.12 (the LTS
+#            backport, Debian 12's linux-source-6.12), or KSRC=<any tree>
+#            of that base; each base builds in its own build/<BASE>/
+#   src    - base + our glue patches (patches/<BASE>/*.patch, applied once)
 #            + our files (arch/ drivers/ include/ Documentation/), laid
 #            over it on every run with checksum rsync so that kbuild
 #            only sees what really changed
@@ -18,20 +20,31 @@
 # patches, checkpatch, bench.
 
 TOP		:= $(abspath .)
-BUILD		:= $(TOP)/build
+BASE		?= 7.3
+ifeq ($(BASE),7.3)
+BASE_TARBALL	?= $(TOP)/build/dl/linux-source-7.3/usr/src/linux-source-7.3.tar.xz
+else ifeq ($(BASE),6.12)
 BASE_TARBALL	?= /usr/src/linux-source-6.12.tar.xz
+else
+$(error BASE=$(BASE): the bases are 7.3 and 6.12)
+endif
+BUILD		:= $(TOP)/build/$(BASE)
 KSRC		?=
-BASE		:= $(BUILD)/base
+TREE		:= $(BUILD)/base
 SRC		:= $(BUILD)/src
 KOBJ		:= $(BUILD)/kernel
 ARCH		:= arm64
 CROSS_COMPILE	?= aarch64-linux-gnu-
 JOBS		?= $(shell nproc)
-OVERLAY_DIRS	:= arch drivers include Documentation
 FRAGMENT	:= arch/arm64/configs/pmuv3_kvm.config
 IMAGE		:= $(KOBJ)/arch/arm64/boot/Image
 KOBJ_DEBUG	:= $(BUILD)/kernel-debug
 DEBUG_FRAGMENT	:= arch/arm64/configs/pmuv3_kvm_debug.config
+
+# Every script under mk/ and tests/ works in $(BUILD) and knows the base.
+export BUILD BASE
+# QEMU 10 (mk/deps.sh unpacks it there) before the system's QEMU 7.2.
+export PATH := $(TOP)/build/dl/bin:$(PATH)
 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 export CCACHE_BASEDIR := $(BUILD)
@@ -57,30 +70,30 @@ deps:
 
 # ---- base tree -----------------------------------------------------------
 
-$(BASE)/.stamp:
+$(TREE)/.stamp:
 	@mk/deps.sh
-	rm -rf $(BASE) && mkdir -p $(BASE)
+	rm -rf $(TREE) && mkdir -p $(TREE)
 ifeq ($(KSRC),)
-	tar -xf $(BASE_TARBALL) -C $(BASE) --strip-components=1
+	tar -xf $(BASE_TARBALL) -C $(TREE) --strip-components=1
 else
-	rsync -a --exclude=.git $(KSRC)/ $(BASE)/
+	rsync -a --exclude=.git $(KSRC)/ $(TREE)/
 endif
-	mk/check-base.sh $(BASE)
+	mk/check-base.sh $(TREE)
 	touch $@
 
 # src is rebuilt from base when a glue patch changes; otherwise it is
 # kept, and only the overlay is refreshed.
-PATCHES := $(sort $(wildcard patches/*.patch))
+PATCHES := $(sort $(wildcard patches/$(BASE)/*.patch))
 
-$(SRC)/.stamp: $(BASE)/.stamp $(PATCHES)
+$(SRC)/.stamp: $(TREE)/.stamp $(PATCHES)
 	rm -rf $(SRC) && mkdir -p $(SRC)
-	rsync -a $(BASE)/ $(SRC)/
+	rsync -a $(TREE)/ $(SRC)/
 	set -e; for p in $(PATCHES); do \
 		echo "  PATCH   $$p"; patch -s -p1 -d $(SRC) < $$p; done
 	touch $@
 
 overlay: $(SRC)/.stamp
-	@rsync -rc --out-format='  OVERLAY %n' $(wildcard $(OVERLAY_DIRS)) $(SRC)/
+	@mk/overlay.sh
 
 prepare: overlay
 
@@ -113,7 +126,7 @@ include mk/tests.mk
 
 # ---- the change as a patch series -----------------------------------------
 
-patches: $(SRC)/.stamp
+patches: overlay
 	@mk/patches.sh
 
 # Every commit of the series builds (objects after each, Image at the end).

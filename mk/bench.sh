@@ -7,7 +7,10 @@
 # deterministic), not time.  Writes BENCHMARKS.md.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
+# QEMU 10, as mk/deps.sh unpacked it, before the system's.
+PATH=$TOP/build/dl/bin:$PATH
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 STOCK=$BUILD/stock
 OUT=$BUILD/bench

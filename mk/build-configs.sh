@@ -5,12 +5,14 @@
 # not cover, so that they stay building:
 #   arm64-kvm-no-pmu: CONFIG_KVM=y, CONFIG_ARM_PMU=n (arch/arm64/kvm/)
 #   arm-pmuv3:        ARCH=arm with CONFIG_ARM_PMUV3=y (drivers/perf/)
+#   arm64-pmu-no-brbe: CONFIG_ARM64_BRBE=n (drivers/perf/)
 # Each is allnoconfig plus mk/configs/<name>.config in build/cfg-<name>.
 # Prints "config NAME: ok|FAILED"; the log is build/logs/cfg-NAME.log.
 # Exits 1 if any failed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
 JOBS=${JOBS:-$(nproc)}
 mkdir -p "$BUILD/logs"
 
@@ -48,4 +50,5 @@ build() {	# name arch cross_compile objects...
 rc=0
 build arm64-kvm-no-pmu arm64 aarch64-linux-gnu- arch/arm64/kvm/ || rc=1
 build arm-pmuv3 arm arm-linux-gnueabihf- drivers/perf/arm_pmuv3.o || rc=1
+build arm64-pmu-no-brbe arm64 aarch64-linux-gnu- drivers/perf/arm_pmuv3.o || rc=1
 exit $rc

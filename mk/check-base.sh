@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The overlay replaces some base files whole (mk/base-replaced.sha256
-# lists them).  If the base tree's copy differs from the pinned 6.12
-# version, laying ours over it would drop whatever changed there without
+# The overlay replaces some base files whole (mk/base-replaced-<BASE>.sha256
+# lists them, for each base).  If the base tree's copy differs from the
+# pinned version, laying ours over it would drop whatever changed there without
 # a word: stop, naming the files, unless OVERLAY_FORCE=1 says the user
 # has looked.  Every overlay file that exists in the base must be listed.
-# Usage: mk/check-base.sh BASE_DIR
+# Usage: BASE=7.3|6.12 mk/check-base.sh BASE_DIR
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+SUMS=$TOP/mk/base-replaced-${BASE:?BASE=7.3 or 6.12}.sha256
 BASE=$1
-SUMS=$TOP/mk/base-replaced.sha256
 
 changed=""
 for f in $(cd "$TOP" && find arch drivers include Documentation -type f | sort); do
@@ -26,7 +26,7 @@ done
 [ -z "$changed" ] && exit 0
 
 echo "check-base: the base tree's version of files our overlay replaces" >&2
-echo "check-base: differs from the pinned 6.12 one:" >&2
+echo "check-base: differs from the pinned one ($(basename "$SUMS")):" >&2
 for f in $changed; do echo "check-base:   $f" >&2; done
 echo "check-base: upstream changes there would be lost.  Compare them with" >&2
 echo "check-base: ours, then rerun with OVERLAY_FORCE=1 to build anyway." >&2

@@ -14,7 +14,8 @@
 set -e
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 ROOTFS_TAR=$BUILD/debian-arm64-perf.tar
 QEMU_TAR=$BUILD/debian-arm64-qemu.tar
@@ -23,10 +24,23 @@ OUT=$BUILD/initramfs.cpio
 OUT_VM=$BUILD/initramfs-vm.cpio
 IMAGE=${IMAGE:-$BUILD/kernel/arch/arm64/boot/Image}
 
+# The guests' perf is the base's: Debian's linux-perf 7.3 (trixie-backports,
+# on the mirror mk/apt-suites.sh finds) for the 7.3 base, Debian 12's for
+# the 6.12 one.
+PERF_73=7.3.4-1~bpo13+1
 if [ ! -s "$ROOTFS_TAR" ]; then
-	echo "  FETCH   linux-perf busybox-static (arm64)"
-	mmdebstrap --quiet --variant=extract --arch=arm64 \
-		--include=linux-perf,busybox-static bookworm "$BUILD/partial.tar"
+	if [ "${BASE:-7.3}" = 7.3 ]; then
+		echo "  FETCH   linux-perf $PERF_73 busybox-static (arm64, trixie)"
+		m=$("$TOP/mk/apt-suites.sh" mirror)
+		mmdebstrap --quiet --variant=extract --arch=arm64 \
+			--include="linux-perf=$PERF_73,busybox-static" trixie \
+			"$BUILD/partial.tar" "deb $m trixie main" \
+			"deb $m trixie-backports main"
+	else
+		echo "  FETCH   linux-perf busybox-static (arm64, bookworm)"
+		mmdebstrap --quiet --variant=extract --arch=arm64 \
+			--include=linux-perf,busybox-static bookworm "$BUILD/partial.tar"
+	fi
 	mv "$BUILD/partial.tar" "$ROOTFS_TAR"
 fi
 if [ ! -s "$QEMU_TAR" ]; then
@@ -43,7 +57,11 @@ R=$STAGE/root
 mkdir -p "$R/bin" "$R/lib/aarch64-linux-gnu" "$R/proc" "$R/sys" "$R/dev" \
 	 "$R/tmp" "$R/etc" "$R/tests" "$R/usr/bin"
 cp "$STAGE/debian/usr/bin/perf" "$R/usr/bin/perf"
-cp "$STAGE/debian/bin/busybox" "$R/bin/busybox"
+# Debian 13 has merged /usr: its programs and loader sit under usr/.
+usr_or_root() {	# tree path
+	if [ -e "$1/$2" ]; then echo "$1/$2"; else echo "$1/usr/$2"; fi
+}
+cp "$(usr_or_root "$STAGE/debian" bin/busybox)" "$R/bin/busybox"
 
 # A program's shared-library closure, resolved inside an arm64 tree and
 # copied into ROOT/lib/aarch64-linux-gnu; libraries already in HAVE (a
@@ -71,7 +89,7 @@ copy_libs() {	# program tree root [have]
 	done
 }
 copy_libs "$R/usr/bin/perf" "$STAGE/debian" "$R"
-cp -L "$STAGE/debian/lib/ld-linux-aarch64.so.1" "$R/lib/ld-linux-aarch64.so.1"
+cp -L "$(usr_or_root "$STAGE/debian" lib/ld-linux-aarch64.so.1)" "$R/lib/ld-linux-aarch64.so.1"
 
 for c in "$TOP"/tests/guest/*.c; do
 	${CROSS_COMPILE}gcc -static -O1 -Wall -pthread -o "$R/bin/$(basename "$c" .c)" "$c"

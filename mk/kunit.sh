@@ -11,7 +11,10 @@
 # to build/logs/kunit-<mode>.log; a summary line per run goes to stdout.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
+# QEMU 10, as mk/deps.sh unpacked it, before the system's.
+PATH=$TOP/build/dl/bin:$PATH
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 JOBS=${JOBS:-$(nproc)}
 mkdir -p "$BUILD/logs"

@@ -1,18 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Cross-build, statically, the base tree's KVM selftests library with
-# vpmu_counter_access, and our KVM test programs (tests/kvm/*.c) on top
-# of it.  Output: $BUILD/kvm-bin/.
+# Cross-build, statically, the base tree's KVM selftests library with the
+# base's own tests for what we touch (SELFTESTS: the PMU, the hypercalls
+# and their firmware registers, the SMCCC filter), and our KVM test
+# programs (tests/kvm/*.c) on top of the library.  Output: $BUILD/kvm-bin/
+# (the base's tests keep their names; mk/kvm-selftests.list names them).
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 SRC=$BUILD/src
 HDR=$BUILD/kvm-hdr
 OUT=$BUILD/kvm-selftests
 BIN=$BUILD/kvm-bin
 KST=$SRC/tools/testing/selftests/kvm
+SELFTESTS="vpmu_counter_access hypercalls smccc_filter get-reg-list"
+# The arm64 directory is aarch64/ up to 6.13.
+A=arm64
+[ -d "$KST/$A" ] || A=aarch64
 
 make -s -C "$SRC" O="$BUILD/kernel" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" \
 	headers_install INSTALL_HDR_PATH="$HDR"
@@ -21,20 +28,24 @@ make -s -C "$SRC" O="$BUILD/kernel" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" \
 mkdir -p "$BUILD/logs"
 make -s -C "$KST" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" OUTPUT="$OUT" \
 	KHDR_INCLUDES="-I$HDR/include" EXTRA_CFLAGS=-static LDFLAGS=-static \
-	"$OUT/aarch64/vpmu_counter_access" >"$BUILD/logs/kvm-selftests.log" 2>&1 ||
+	$(for t in $SELFTESTS; do
+		if [ -e "$KST/$t.c" ]; then echo "$OUT/$t"; else echo "$OUT/$A/$t"; fi
+	  done) >"$BUILD/logs/kvm-selftests.log" 2>&1 ||
 	{ tail -30 "$BUILD/logs/kvm-selftests.log"; exit 1; }
 
 mkdir -p "$BIN"
-cp "$OUT/aarch64/vpmu_counter_access" "$BIN/"
+for t in $SELFTESTS; do
+	if [ -e "$KST/$t.c" ]; then cp "$OUT/$t" "$BIN/"; else cp "$OUT/$A/$t" "$BIN/"; fi
+done
 # The flags the selftests build uses for its own programs.
 CFLAGS="-D_GNU_SOURCE -Wall -Wstrict-prototypes -O2 -std=gnu99 -DCONFIG_64BIT
 	-fno-builtin-memcmp -fno-builtin-memcpy -fno-builtin-memset
 	-fno-builtin-strnlen -fno-stack-protector -fno-PIE -fno-strict-aliasing
 	-I$SRC/tools/include -I$SRC/tools/arch/arm64/include
 	-I$SRC/tools/arch/arm64/include/generated -I$HDR/include
-	-I$KST/include -I$KST/include/aarch64 -I$KST/lib/aarch64
+	-I$KST/include -I$KST/include/$A -I$KST/lib/$A
 	-I$SRC/tools/testing/selftests"
-LIBS=$(ls "$OUT"/lib/*.o "$OUT"/lib/aarch64/*.o)
+LIBS=$(ls "$OUT"/lib/*.o "$OUT"/lib/$A/*.o)
 for c in "$TOP"/tests/kvm/*.c; do
 	p=$(basename "$c" .c)
 	${CROSS_COMPILE}gcc $CFLAGS -static -no-pie -pthread "$c" $LIBS \

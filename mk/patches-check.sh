@@ -8,7 +8,8 @@
 # at the first that does not build (log: build/logs/patches-check.log).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 TREE=$BUILD/series-tree
 OBJ=$BUILD/series-kernel

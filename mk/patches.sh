@@ -6,7 +6,13 @@
 # a scratch repository (base version first), so this takes seconds.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
+SERIES=$TOP/mk/series-${BASE:?BASE=7.3 or 6.12}
+GLUE=$TOP/patches/$BASE
+# Our files as mk/overlay.sh staged them for this base (with its
+# backport patches applied).
+OVERLAY=$BUILD/overlay
 BASE=$BUILD/base
 WORK=$BUILD/series-repo
 OUT=$BUILD/patches
@@ -33,9 +39,9 @@ git config user.name "$name"
 git config user.email "$email"
 
 # Every file any patch touches, at its base version (if it has one).
-files=$(sed -n 's/^path: //p' "$TOP/mk/series")
-for g in $(sed -n 's/^glue: //p' "$TOP/mk/series"); do
-	files="$files $(sed -n 's|^+++ b/||p' "$TOP/patches/$g")"
+files=$(sed -n 's/^path: //p' "$SERIES")
+for g in $(sed -n 's/^glue: //p' "$SERIES"); do
+	files="$files $(sed -n 's|^+++ b/||p' "$GLUE/$g")"
 done
 for f in $files; do
 	if [ -e "$BASE/$f" ]; then
@@ -54,14 +60,14 @@ tests_makefile() {
 		if [ -z "$o" ] || [ -e "drivers/perf/tests/$o.c" ]; then
 			echo "$mk_line"
 		fi
-	done < "$TOP/$mk" > "$mk"
+	done < "$OVERLAY/$mk" > "$mk"
 }
 
 commit_block() {	# subject msgfile paths glue
-	for p in $3; do mkdir -p "$(dirname "$p")" && cp "$TOP/$p" "$p"; done
+	for p in $3; do mkdir -p "$(dirname "$p")" && cp "$OVERLAY/$p" "$p"; done
 	tests_makefile
 	for g in $4; do
-		sed -n '/^--- a\//,$p' "$TOP/patches/$g" > "$BUILD/series.glue"
+		sed -n '/^--- a\//,$p' "$GLUE/$g" > "$BUILD/series.glue"
 		# --batch and no stdin: patch must never take an answer from
 		# the series file this loop is reading.
 		patch -s -p1 --batch --no-backup-if-mismatch \
@@ -89,7 +95,7 @@ while IFS= read -r line; do
 	"path: "*) paths="$paths ${line#path: }" ;;
 	"glue: "*) glue="$glue ${line#glue: }" ;;
 	esac
-done < "$TOP/mk/series"
+done < "$SERIES"
 flush
 rm -f "$BUILD/series.msg" "$BUILD/series.glue"
 

@@ -15,7 +15,10 @@
 # error report tests/scan-console.sh finds in the log.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
+# QEMU 10, as mk/deps.sh unpacked it, before the system's.
+PATH=$TOP/build/dl/bin:$PATH
 MODE=$1
 JOB=$2
 LOG=${3:-$BUILD/logs/$MODE-$JOB.log}

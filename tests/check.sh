@@ -7,7 +7,8 @@
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$TOP/build}
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
 what=${1:-all}
 [ $# -gt 0 ] && shift
 KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
@@ -134,9 +135,10 @@ run_scan() {
 # mk/check-base.sh passes the pinned base and stops on a changed one.
 run_base_guard() {
 	t=$BUILD/base-guard
+	sums=$TOP/mk/base-replaced-${BASE:-7.3}.sha256
+	files=$(sed -n 's/^[0-9a-f]\{64\}  //p' "$sums")
 	rm -rf "$t" && mkdir -p "$t"
-	(cd "$BUILD/base" && cp --parents arch/arm64/kvm/pmu.c \
-		drivers/perf/arm_pmuv3.c Documentation/arch/arm64/perf.rst "$t")
+	(cd "$BUILD/base" && cp --parents $files "$t")
 	"$TOP/mk/check-base.sh" "$t" 2>/dev/null; ok=$?
 	echo "/* upstream fix */" >> "$t/drivers/perf/arm_pmuv3.c"
 	"$TOP/mk/check-base.sh" "$t" 2>"$t/err"; bad=$?

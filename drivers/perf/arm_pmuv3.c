@@ -17,6 +17,7 @@
 #include <linux/bug.h>
 #include <linux/perf/arm_pmuv3.h>
 
+#include <asm/cputype.h>
 #include <asm/hypervisor.h>
 #include <asm/virt.h>
 #include <clocksource/arm_arch_timer.h>
@@ -40,7 +41,10 @@
 #include <linux/platform_device.h>
 #include <linux/sched_clock.h>
 #include <linux/smp.h>
+#include <linux/slab.h>
 #include <linux/sysctl.h>
+
+#include "arm_brbe.h"
 
 /* ------------------------------------------------------------------------
  * User ABI: one definition per config field drives both parsing and the
@@ -168,7 +172,7 @@ VISIBLE_IF_KUNIT int armv8pmu_check_config1(const struct perf_event_attr *attr,
 	if ((attr->config1 & ARMV8PMU_CFG1_RDPMC) &&
 	    armv8pmu_attr_is_64bit(attr, caps) &&
 	    !armv8pmu_caps_have_64bit_counters(caps) &&
-	    event != ARMV8_PMUV3_PERFCTR_CPU_CYCLES) {
+	    (event != ARMV8_PMUV3_PERFCTR_CPU_CYCLES || caps->avoid_pmccntr)) {
 		pr_debug("rdpmc: a chained pair cannot be read atomically\n");
 		return -EOPNOTSUPP;
 	}
@@ -228,7 +232,8 @@ static bool armv8pmu_alloc_fixed(unsigned long *used_mask,
 /*
  * Pick counters for an event.  CPU_CYCLES goes to PMCCNTR_EL0 and
  * INST_RETIRED to PMICNTR_EL0 (FEAT_PMUv3_ICNTR) when they are free and
- * no threshold is asked for (neither filter register has a TH field).
+ * no threshold is asked for (neither filter register has a TH field),
+ * CPU_CYCLES only where PMCCNTR_EL0 may be used (@req->no_pmccntr).
  * An event that EL0 reads directly never gets a chained pair, which user
  * space would read as one 64-bit counter, nor PMICNTR_EL0, which it does
  * not know how to read.
@@ -240,6 +245,7 @@ VISIBLE_IF_KUNIT int armv8pmu_alloc_counter(unsigned long *used_mask,
 					    const struct armv8pmu_alloc_req *req)
 {
 	if (req->evtype == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && !req->threshold &&
+	    !req->no_pmccntr &&
 	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_CYCLE_IDX))
 		return ARMV8_PMU_CYCLE_IDX;
 	if (req->evtype == ARMV8_PMUV3_PERFCTR_INST_RETIRED && !req->threshold &&
@@ -1002,16 +1008,62 @@ static void armv8pmu_clear_unused_counters(struct arm_pmu *cpu_pmu)
 			armv8pmu_write_evcntr(idx, 0);
 }
 
+/*
+ * The counters EL0 may read under PMUv3p9's per-counter control
+ * (PMUACR_EL1: P<n> at bit n, C at 31, F0 at 32): those of this CPU's
+ * user-readable events.  The high half of a chained pair has no event.
+ */
+static u64 armv8pmu_user_counters(struct arm_pmu *cpu_pmu)
+{
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+	u64 mask = 0;
+	int idx;
+
+	for_each_set_bit(idx, cpuc->used_mask, ARMPMU_MAX_HWEVENTS) {
+		struct perf_event *event = cpuc->events[idx];
+
+		if (event && armv8pmu_event_user_readable(event))
+			mask |= BIT_ULL(idx);
+	}
+	return mask;
+}
+
+/*
+ * PMCCNTR_EL0 is not the CPU_CYCLES count on some cores (SMT; arm_pmu
+ * sets avoid_pmccntr) and errata cores (set at probe): then no event
+ * uses it, and EL0 gets no access to it.
+ */
+static bool armv8pmu_avoid_pmccntr(struct arm_pmu *cpu_pmu)
+{
+	return cpu_pmu->avoid_pmccntr;
+}
+
+/*
+ * EL0 access for the task's user-readable events.  With PMUv3p9 only
+ * those counters are readable (PMUSERENR_EL0.UEN with PMUACR_EL1), so
+ * the others keep their values; before, every counter is, and those not
+ * in use are zeroed first.  A KVM guest never sees PMUv3p9 (KVM caps the
+ * guest's PMUVer at 3p5), so the perf-register path never gets here with
+ * UEN.
+ */
 static void armv8pmu_update_user_access(struct arm_pmu *cpu_pmu)
 {
 	struct perf_event_context *ctx = perf_cpu_task_ctx();
+	u32 userenr = ARMV8_PMU_USERENR_ER;
 
 	if (!sysctl_perf_user_access || !ctx || !ctx->nr_user) {
 		armv8pmu_write_userenr(0);
 		return;
 	}
-	armv8pmu_clear_unused_counters(cpu_pmu);
-	armv8pmu_write_userenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
+	if (!armv8pmu_avoid_pmccntr(cpu_pmu))
+		userenr |= ARMV8_PMU_USERENR_CR;
+	if (is_pmuv3p9(cpu_pmu->pmuver) && !armv8pmu_hvc()) {
+		write_pmuacr(armv8pmu_user_counters(cpu_pmu));
+		userenr |= ARMV8_PMU_USERENR_UEN;
+	} else {
+		armv8pmu_clear_unused_counters(cpu_pmu);
+	}
+	armv8pmu_write_userenr(userenr);
 }
 
 static int armv8pmu_user_event_idx(struct perf_event *event)
@@ -1028,13 +1080,32 @@ static int armv8pmu_user_event_idx(struct perf_event *event)
 
 static void armv8pmu_start(struct arm_pmu *cpu_pmu)
 {
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+
 	armv8pmu_update_user_access(cpu_pmu);
+	if (cpuc->branch_users)
+		brbe_enable(cpu_pmu);
 	armv8pmu_pmcr_write(armv8pmu_pmcr_read() | ARMV8_PMU_PMCR_E);
 }
 
 static void armv8pmu_stop(struct arm_pmu *cpu_pmu)
 {
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+
+	if (cpuc->branch_users)
+		brbe_disable();
 	armv8pmu_pmcr_write(armv8pmu_pmcr_read() & ~ARMV8_PMU_PMCR_E);
+}
+
+/* BRBE's records, filtered for @event, into the sample (arm_brbe.c). */
+static void armv8pmu_read_branch_records(struct arm_pmu *cpu_pmu,
+					 struct perf_event *event,
+					 struct perf_sample_data *data)
+{
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+
+	brbe_read_filtered_entries(cpuc->branch_stack, event);
+	perf_sample_save_brstack(data, event, cpuc->branch_stack, NULL);
 }
 
 /*
@@ -1051,7 +1122,14 @@ static void armv8pmu_handle_overflow(struct arm_pmu *cpu_pmu,
 	perf_sample_data_init(data, 0, event->hw.last_period);
 	if (!armpmu_event_set_period(event))
 		return;
-	if (perf_event_overflow(event, data, regs))
+	if (has_branch_stack(event))
+		armv8pmu_read_branch_records(cpu_pmu, event, data);
+	/*
+	 * A throttled event has been stopped by the perf core already, with
+	 * its group; one that reached its event_limit has not.
+	 */
+	if (perf_event_overflow(event, data, regs) &&
+	    !(event->hw.state & PERF_HES_STOPPED))
 		cpu_pmu->disable(event);
 }
 
@@ -1112,6 +1190,7 @@ static struct armv8pmu_caps armv8pmu_caps_of(struct arm_pmu *cpu_pmu)
 	return (struct armv8pmu_caps) {
 		.pmuver = cpu_pmu->pmuver,
 		.thwidth = FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir),
+		.avoid_pmccntr = armv8pmu_avoid_pmccntr(cpu_pmu),
 	};
 }
 
@@ -1126,6 +1205,8 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 			   !is_pmuv3p5(cpu_pmu->pmuver),
 		.threshold = !!(hwc->config_base & ARMV8_PMU_EVTYPE_TH),
 		.user_read = armv8pmu_event_user_readable(event),
+		.no_pmccntr = armv8pmu_avoid_pmccntr(cpu_pmu) ||
+			      has_branch_stack(event),
 	};
 	int idx = armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
 					 &req);
@@ -1145,12 +1226,51 @@ static void armv8pmu_clear_event_idx(struct pmu_hw_events *cpuc,
 			      armv8pmu_event_is_chained(event));
 }
 
+/* BRBE records are stale after a task switch: invalidate them. */
+static void armv8pmu_sched_task(struct perf_event_pmu_context *pmu_ctx,
+				struct task_struct *task, bool sched_in)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(pmu_ctx->pmu);
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+
+	if (cpuc->branch_users && sched_in)
+		brbe_invalidate();
+}
+
+/*
+ * Branch sampling needs BRBE and filters it can express (arm_brbe.c
+ * refuses exclude_host, since it records no guest branches, and an
+ * event excluding both EL0 and EL1); its sched_task then invalidates
+ * the records on a task switch.
+ */
+static int armv8pmu_check_branch_stack(struct perf_event *event)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
+
+	if (!brbe_num_branch_records(cpu_pmu)) {
+		pr_debug("branch sampling: no BRBE\n");
+		return -EOPNOTSUPP;
+	}
+	if (!brbe_branch_attr_valid(event)) {
+		pr_debug("branch sampling: filters BRBE cannot express\n");
+		return -EOPNOTSUPP;
+	}
+	event->attach_state |= PERF_ATTACH_SCHED_CB;
+	return 0;
+}
+
 static int armv8pmu_set_event_filter(struct hw_perf_event *hwc,
 				     struct perf_event_attr *attr)
 {
+	struct perf_event *event = container_of(hwc, struct perf_event, hw);
 	struct armv8pmu_filter filter;
 	int ret;
 
+	if (has_branch_stack(event)) {
+		ret = armv8pmu_check_branch_stack(event);
+		if (ret)
+			return ret;
+	}
 	ret = armv8pmu_attr_to_filter(attr, armv8pmu_host_mode(), &filter);
 	if (ret) {
 		pr_debug("exclusions this PMU cannot express here (exclude_idle, or exclude_host with no EL2)\n");
@@ -1184,6 +1304,10 @@ static void armv8pmu_reset(void *info)
 	armv8pmu_disable_intens(all);
 	kvm_pmu_cpu_reset();
 	armv8pmu_write_userenr(0);
+	if (brbe_num_branch_records(cpu_pmu)) {
+		brbe_disable();
+		brbe_invalidate();
+	}
 
 	if (is_pmuv3p5(cpu_pmu->pmuver))
 		pmcr |= ARMV8_PMU_PMCR_LP;
@@ -1311,6 +1435,10 @@ static armv8pmu_cache_map_t armv8_vulcan_cache_map = {
  */
 #define ARMV8PMU_CORES(X)						\
 	X(armv8_pmuv3,		"arm,armv8-pmuv3",	NULL)		\
+	X(armv8_c1_nano,	"arm,c1-nano-pmu",	NULL)		\
+	X(armv8_c1_premium,	"arm,c1-premium-pmu",	NULL)		\
+	X(armv8_c1_pro,		"arm,c1-pro-pmu",	NULL)		\
+	X(armv8_c1_ultra,	"arm,c1-ultra-pmu",	NULL)		\
 	X(armv8_cortex_a34,	"arm,cortex-a34-pmu",	NULL)		\
 	X(armv8_cortex_a35,	"arm,cortex-a35-pmu",	&armv8_a53_cache_map) \
 	X(armv8_cortex_a53,	"arm,cortex-a53-pmu",	&armv8_a53_cache_map) \
@@ -1323,11 +1451,14 @@ static armv8pmu_cache_map_t armv8_vulcan_cache_map = {
 	X(armv8_cortex_a76,	"arm,cortex-a76-pmu",	NULL)		\
 	X(armv8_cortex_a77,	"arm,cortex-a77-pmu",	NULL)		\
 	X(armv8_cortex_a78,	"arm,cortex-a78-pmu",	NULL)		\
+	X(armv9_cortex_a320,	"arm,cortex-a320-pmu",	NULL)		\
 	X(armv9_cortex_a510,	"arm,cortex-a510-pmu",	NULL)		\
 	X(armv9_cortex_a520,	"arm,cortex-a520-pmu",	NULL)		\
+	X(armv9_cortex_a520ae,	"arm,cortex-a520ae-pmu", NULL)		\
 	X(armv9_cortex_a710,	"arm,cortex-a710-pmu",	NULL)		\
 	X(armv9_cortex_a715,	"arm,cortex-a715-pmu",	NULL)		\
 	X(armv9_cortex_a720,	"arm,cortex-a720-pmu",	NULL)		\
+	X(armv9_cortex_a720ae,	"arm,cortex-a720ae-pmu", NULL)		\
 	X(armv9_cortex_a725,	"arm,cortex-a725-pmu",	NULL)		\
 	X(armv8_cortex_x1,	"arm,cortex-x1-pmu",	NULL)		\
 	X(armv9_cortex_x2,	"arm,cortex-x2-pmu",	NULL)		\
@@ -1342,6 +1473,8 @@ static armv8pmu_cache_map_t armv8_vulcan_cache_map = {
 	X(armv8_neoverse_v2,	"arm,neoverse-v2-pmu",	NULL)		\
 	X(armv8_neoverse_v3,	"arm,neoverse-v3-pmu",	NULL)		\
 	X(armv8_neoverse_v3ae,	"arm,neoverse-v3ae-pmu", NULL)		\
+	X(armv8_rainier,	"arm,rainier-pmu",	NULL)		\
+	X(armv8_samsung_mongoose, "samsung,mongoose-pmu", NULL)		\
 	X(armv8_cavium_thunder,	"cavium,thunder-pmu",	&armv8_thunder_cache_map) \
 	X(armv8_brcm_vulcan,	"brcm,vulcan-pmu",	&armv8_vulcan_cache_map) \
 	X(armv8_nvidia_carmel,	"nvidia,carmel-pmu",	NULL)		\
@@ -1708,7 +1841,18 @@ static ssize_t threshold_max_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(threshold_max);
 
+/* BRBE's records per sample; the file exists only where BRBE does. */
+static ssize_t branches_show(struct device *dev,
+			     struct device_attribute *attr, char *page)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
+
+	return sysfs_emit(page, "%u\n", brbe_num_branch_records(cpu_pmu));
+}
+static DEVICE_ATTR_RO(branches);
+
 static struct attribute *armv8_pmuv3_caps_attrs[] = {
+	&dev_attr_branches.attr,
 	&dev_attr_slots.attr,
 	&dev_attr_bus_slots.attr,
 	&dev_attr_bus_width.attr,
@@ -1716,9 +1860,20 @@ static struct attribute *armv8_pmuv3_caps_attrs[] = {
 	NULL,
 };
 
+static umode_t armv8pmu_caps_is_visible(struct kobject *kobj,
+					struct attribute *attr, int i)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(kobj_to_dev(kobj)));
+
+	if (attr == &dev_attr_branches.attr && !brbe_num_branch_records(cpu_pmu))
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group armv8_pmuv3_caps_attr_group = {
 	.name = "caps",
 	.attrs = armv8_pmuv3_caps_attrs,
+	.is_visible = armv8pmu_caps_is_visible,
 };
 
 /* ------------------------------------------------------------------------
@@ -1743,6 +1898,24 @@ static void armv8pmu_read_pmceid(struct arm_pmu *cpu_pmu)
 			  ARMV8_PMUV3_MAX_COMMON_EVENTS);
 }
 
+/*
+ * Cores whose PMCCNTR_EL0 does not count what the CPU_CYCLES event does
+ * (NVIDIA Olympus): CPU_CYCLES then takes an event counter.
+ */
+static bool armv8pmu_pmccntr_erratum(void)
+{
+#ifdef CONFIG_ARM64
+	static const struct midr_range cpus[] = {
+		MIDR_ALL_VERSIONS(MIDR_NVIDIA_OLYMPUS),
+		{}
+	};
+
+	return is_midr_in_range_list(cpus);
+#else
+	return false;
+#endif
+}
+
 static void __armv8pmu_probe_pmu(void *info)
 {
 	struct armv8pmu_probe_info *probe = info;
@@ -1764,6 +1937,25 @@ static void __armv8pmu_probe_pmu(void *info)
 	armv8pmu_read_pmceid(cpu_pmu);
 	if (is_pmuv3p4(pmuver))
 		cpu_pmu->reg_pmmir = read_pmmir();
+	cpu_pmu->avoid_pmccntr |= armv8pmu_pmccntr_erratum();
+	brbe_probe(cpu_pmu);
+}
+
+/* One BRBE record buffer per CPU, for the samples of its interrupt. */
+static int armv8pmu_alloc_branch_stacks(struct arm_pmu *cpu_pmu)
+{
+	size_t size = struct_size_t(struct perf_branch_stack, entries,
+				    brbe_num_branch_records(cpu_pmu));
+	int cpu;
+
+	for_each_cpu(cpu, &cpu_pmu->supported_cpus) {
+		struct pmu_hw_events *cpuc = per_cpu_ptr(cpu_pmu->hw_events, cpu);
+
+		cpuc->branch_stack = kzalloc(size, GFP_KERNEL);
+		if (!cpuc->branch_stack)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int armv8pmu_probe_pmu(struct arm_pmu *cpu_pmu)
@@ -1775,7 +1967,11 @@ static int armv8pmu_probe_pmu(struct arm_pmu *cpu_pmu)
 				    __armv8pmu_probe_pmu, &probe, 1);
 	if (ret)
 		return ret;
-	return probe.present ? 0 : -ENODEV;
+	if (!probe.present)
+		return -ENODEV;
+	if (brbe_num_branch_records(cpu_pmu))
+		return armv8pmu_alloc_branch_stacks(cpu_pmu);
+	return 0;
 }
 
 /* Cleared when the sysctl is turned off, so no CPU keeps EL0 access. */
@@ -1847,6 +2043,8 @@ static int armv8_pmu_init(struct arm_pmu *cpu_pmu, const char *name,
 	cpu_pmu->set_event_filter	= armv8pmu_set_event_filter;
 	cpu_pmu->map_event		= map_event;
 	cpu_pmu->pmu.event_idx		= armv8pmu_user_event_idx;
+	if (brbe_num_branch_records(cpu_pmu))
+		cpu_pmu->pmu.sched_task	= armv8pmu_sched_task;
 	cpu_pmu->name			= (char *)name;
 
 	armv8pmu_init_format_attrs();

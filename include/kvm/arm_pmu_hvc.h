@@ -91,8 +91,9 @@ struct kvm_perfreg_op {
 /*
  * The functions, as SMCCC vendor-hypervisor (owner 6) fast HVC64 calls,
  * and their bits in KVM_REG_ARM_VENDOR_HYP_BMAP_2 (function - 64) and in
- * KVM_FEATURES' a2 (function - 64).  VERSION's bit shows the service;
- * each other bit grants its function.
+ * KVM_FEATURES' a2 (function - 64).  Each bit grants its function (a
+ * call without it answers NOT_SUPPORTED); GET's and SET's bits also
+ * grant a batch's reads and writes.
  */
 #define KVM_PERFREG_FUNC_VERSION	80
 #define KVM_PERFREG_FUNC_GET		81

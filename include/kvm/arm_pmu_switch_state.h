@@ -217,6 +217,53 @@ static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 	dst->plan = kvm_pmu_plan(dst);
 }
 
+/*
+ * A protected VM's run hides it from every host counter: a type that
+ * counts neither EL1 nor EL0, whatever the host asked (P and U set, and
+ * NSK and NSU clear, which with EL3 present would otherwise turn P and
+ * U around for Non-secure EL1 and EL0), keeping the host's EL2 (NSH) and
+ * event fields.
+ */
+static inline u64 kvm_pmu_confidential_typer(u64 typer)
+{
+	return (typer & ~(u64)(ARMV8_PMU_EXCLUDE_NS_EL1 | ARMV8_PMU_EXCLUDE_NS_EL0)) |
+	       ARMV8_PMU_EXCLUDE_EL1 | ARMV8_PMU_EXCLUDE_EL0;
+}
+
+/*
+ * Protected mode, a protected VM: the hypervisor's plan comes from the
+ * PMU itself, not from the host's state.  @enabled are the counters the
+ * host has enabled (PMCNTENSET_EL0, clamped to those that exist) and
+ * @typer their types as read from the PMU.  Each enabled counter whose
+ * type counts EL1 or EL0 gets the confidential type for the run and its
+ * own back at exit: host-only events keep counting the host's EL2 work,
+ * and no event counts inside the VM.  Counters the host enables only in
+ * guest context stay disabled.  Nothing of the host's state is used, so
+ * a lying host changes nothing here.
+ */
+static inline void kvm_pmu_events_confidential(struct kvm_pmu_events *dst,
+					       unsigned long enabled,
+					       const u64 *typer)
+{
+	unsigned long typer_switch = 0;
+	int idx;
+
+	for_each_set_bit(idx, &enabled, KVM_PMU_SWITCH_COUNTERS) {
+		u64 hidden = kvm_pmu_confidential_typer(typer[idx]);
+
+		if (hidden == typer[idx])
+			continue;
+		dst->typer_host[idx] = typer[idx];
+		dst->typer_guest[idx] = hidden;
+		typer_switch |= BIT(idx);
+	}
+	dst->events_host = 0;
+	dst->events_guest = 0;
+	dst->typer_switch = typer_switch;
+	dst->switching = typer_switch;
+	dst->plan = kvm_pmu_plan(dst);
+}
+
 /* The counters a PMU has: @n event counters, PMCCNTR, maybe PMICNTR. */
 static inline unsigned long kvm_pmu_counters_of(unsigned int n, bool icntr)
 {

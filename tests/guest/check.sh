@@ -6,7 +6,7 @@
 # armv8_pmuv3 from DT; armv8_pmuv3_0 from ACPI, which numbers its PMUs.
 PMU=$(ls -d /sys/bus/event_source/devices/armv8_pmuv3* | head -1)
 pmu=${PMU##*/}
-case "$mode" in acpi) plan 19 ;; *) plan 18 ;; esac
+case "$mode" in acpi) plan 20 ;; *) plan 19 ;; esac
 
 # --- the driver is ours, and knows the mode it runs in ---
 case "$mode" in
@@ -97,6 +97,14 @@ out=$(rejected r100008 4 0x100008 0 EINVAL)
 result reject_config_bits $? "config bit 20 is outside event=config:0-15: $out"
 out=$(rejected $pmu/event=0x08,threshold=5/ "$type" 0x08 0xa0 EOPNOTSUPP)
 result reject_threshold $? "threshold without FEAT_PMUv3_TH: $out"
+# Branch records need FEAT_BRBE, which QEMU does not have: the event is
+# refused with EOPNOTSUPP, perf record -b fails, and there is no
+# caps/branches.
+got=$(/bin/open_errno "$type" 0x11 0 0 B)
+perf record -q -b -e cycles:u -o /tmp/brbe.data -- /bin/loop 1000 0 >/tmp/brbe.out 2>&1
+rc=$?
+[ "$got" = EOPNOTSUPP ] && [ $rc != 0 ] && [ ! -e "$PMU/caps/branches" ]
+result reject_branch_stack $? "cycles with branch records: $got (expected EOPNOTSUPP), perf record -b exit $rc: $(grep . /tmp/brbe.out | head -1)"
 perf stat -e instructions,instructions -x, -o /tmp/ok.csv -- /bin/loop 1000 0 >/dev/null 2>&1 &&
 	[ "$(grep -c '^[0-9]' /tmp/ok.csv)" = 2 ]
 result control_after_rejects $? "a valid event still opens and counts: $(grep -v '^#' /tmp/ok.csv | cut -d, -f1 | tr '\n' ' ')"

@@ -6,7 +6,9 @@
  * refused somehow.
  *
  * Usage: open_errno TYPE CONFIG [CONFIG1 [CONFIG2 [FLAGS]]]
- *   numbers in C syntax; FLAGS: H for exclude_host, G for exclude_guest
+ *   numbers in C syntax; FLAGS: H for exclude_host, G for exclude_guest,
+ *   B for sampling with branch records (PERF_SAMPLE_BRANCH_STACK, any
+ *   branch)
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -50,6 +52,11 @@ int main(int argc, char **argv)
 	if (argc > 5) {
 		attr.exclude_host = !!strchr(argv[5], 'H');
 		attr.exclude_guest = !!strchr(argv[5], 'G');
+		if (strchr(argv[5], 'B')) {
+			attr.sample_period = 10000;
+			attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+			attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+		}
 	}
 	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd >= 0) {

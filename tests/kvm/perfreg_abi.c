@@ -14,8 +14,10 @@
  *    writable one written with SET against the same value written with a
  *    trapped MSR (the two must read back alike);
  *  - bad bank, ID, counter and direction: INVALID_PARAMETER; GET only
- *    granted: SET and BATCH NO_ACCESS; a VM without a vPMU: NO_ACCESS;
- *  - the bitmap after the first run: -EBUSY; an unknown bit: -EINVAL;
+ *    granted: SET and BATCH NOT_SUPPORTED (each call has its own bit); a
+ *    VM without a vPMU: NO_ACCESS;
+ *  - the bitmap after the first run: -EBUSY; an unknown bit, and the
+ *    reserved bits 2-15 between upstream's and ours: -EINVAL;
  *  - the call from EL0: UNDEF;
  *  - a counter programmed, run and read through the service counts the
  *    guest's EL0 loop exactly (2n + 1) on one CPU, as through the
@@ -253,7 +255,7 @@ static void guest_bad_args(void)
 	GUEST_DONE();
 }
 
-/* Only GET granted: reads work, SET and BATCH have no access. */
+/* Only GET granted: reads work, SET and BATCH are not supported. */
 static void guest_get_only(uint64_t page_gpa)
 {
 	uint64_t v;
@@ -530,9 +532,9 @@ static void test_access(void)
 	page = addr_gva2gpa(vm, vm_vaddr_alloc_page(vm));
 	vcpu_args_set(vcpu, 1, page);
 	run_to(vcpu, a);
-	check((long)a[1] == ST_OK && (long)a[2] == ST_NO_ACCESS &&
-	      (long)a[3] == ST_NO_ACCESS, "get_only_grant",
-	      "GET %ld, SET %ld, BATCH %ld (want 0, -64, -64)", (long)a[1],
+	check((long)a[1] == ST_OK && (long)a[2] == ST_NOT_SUPPORTED &&
+	      (long)a[3] == ST_NOT_SUPPORTED, "get_only_grant",
+	      "GET %ld, SET %ld, BATCH %ld (want 0, -1, -1)", (long)a[1],
 	      (long)a[2], (long)a[3]);
 	vm_done(vm, gic);
 
@@ -558,6 +560,10 @@ static void test_access(void)
 	errno = 0;
 	check(__vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, BIT(20)) < 0 &&
 	      errno == EINVAL, "bitmap_unknown_bit", "errno %d (want EINVAL)", errno);
+	errno = 0;
+	check(__vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, BIT(2)) < 0 &&
+	      errno == EINVAL, "bitmap_reserved_bit",
+	      "errno %d (want EINVAL: bits 2-15 are reserved)", errno);
 	vm_done(vm, gic);
 }
 
@@ -729,7 +735,7 @@ int main(void)
 {
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 
-	plan(20);
+	plan(21);
 	test_discovery();
 	test_filter();
 	test_every_id();

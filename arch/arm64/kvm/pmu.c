@@ -62,7 +62,7 @@ bool kvm_pmu_counter_add(int idx, u64 typer_host, u64 typer_guest, u64 *typer)
 	struct kvm_pmu_cpu *cpu = this_cpu_ptr(&kvm_pmu_cpu);
 	bool enable;
 
-	if (!kvm_arm_support_pmu_v3()) {
+	if (!system_supports_pmuv3()) {
 		*typer = typer_host;
 		return true;
 	}
@@ -139,7 +139,7 @@ static bool kvm_pmu_hostile_fill(struct kvm_pmu_events *ev)
  */
 void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 {
-	if (!kvm_arm_support_pmu_v3())
+	if (!system_supports_pmuv3())
 		return;
 	if (kvm_pmu_hostile_fill(&vcpu->arch.pmu.events))
 		return;
@@ -170,14 +170,14 @@ static void kvm_pmu_vhe_switch(bool to_guest)
 /* vcpu_load */
 void kvm_vcpu_pmu_restore_guest(struct kvm_vcpu *vcpu)
 {
-	if (has_vhe() && kvm_arm_support_pmu_v3())
+	if (has_vhe() && system_supports_pmuv3())
 		kvm_pmu_vhe_switch(true);
 }
 
 /* vcpu_put */
 void kvm_vcpu_pmu_restore_host(struct kvm_vcpu *vcpu)
 {
-	if (has_vhe() && kvm_arm_support_pmu_v3())
+	if (has_vhe() && system_supports_pmuv3())
 		kvm_pmu_vhe_switch(false);
 }
 
@@ -193,7 +193,7 @@ bool kvm_set_pmuserenr(u64 val)
 {
 	struct kvm_vcpu *vcpu;
 
-	if (!kvm_arm_support_pmu_v3() || !has_vhe())
+	if (!system_supports_pmuv3() || !has_vhe())
 		return false;
 
 	lockdep_assert_irqs_disabled();

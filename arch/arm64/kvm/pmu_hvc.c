@@ -180,8 +180,7 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 	val[0] = kvm_perfreg_batch_args(ipa, nr, smccc_get_arg3(vcpu));
 	if (val[0])
 		return;
-	if (!ctx.has_pmu ||
-	    !(ctx.bmap & KVM_PERFREG_BMAP_BIT(KVM_PERFREG_FUNC_BATCH))) {
+	if (!ctx.has_pmu) {
 		val[0] = KVM_PERFREG_NO_ACCESS;
 		return;
 	}
@@ -195,16 +194,20 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 }
 
 /*
- * The calls, for KVM's SMCCC handler once it has checked that the service
- * is shown (VERSION's bit): fills a0-a3.  A 32-bit guest's calls are not
- * supported (these are SMC64/HVC64 calls).
+ * The calls, for KVM's SMCCC handler once it has checked that the call's
+ * own bit is granted: fills a0-a3.  Not supported: a 32-bit guest's
+ * calls (these are SMC64/HVC64 calls); an L2 guest's (its registers are
+ * its L1 hypervisor's to trap, which kvm_sys_reg_emulate() would skip);
+ * a protected VM's (its vCPU state is the hypervisor's, the host's copy
+ * is stale, and its pages are not the host's to read).
  */
 void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
 {
 	struct kvm_perfreg_ctx ctx;
 
 	val[0] = KVM_PERFREG_NOT_SUPPORTED;
-	if (vcpu_mode_is_32bit(vcpu))
+	if (vcpu_mode_is_32bit(vcpu) || is_nested_ctxt(vcpu) ||
+	    kvm_vm_is_protected(vcpu->kvm))
 		return;
 
 	switch (func_num) {

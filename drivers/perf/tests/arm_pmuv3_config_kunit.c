@@ -16,6 +16,10 @@
 static const struct armv8pmu_caps pmu_v80 = { .pmuver = ID_AA64DFR0_EL1_PMUVer_IMP };
 static const struct armv8pmu_caps pmu_v81 = { .pmuver = ID_AA64DFR0_EL1_PMUVer_V3P1 };
 static const struct armv8pmu_caps pmu_v85 = { .pmuver = ID_AA64DFR0_EL1_PMUVer_V3P5 };
+static const struct armv8pmu_caps pmu_v80_avoid = {
+	.pmuver = ID_AA64DFR0_EL1_PMUVer_IMP, .avoid_pmccntr = true };
+static const struct armv8pmu_caps pmu_v85_avoid = {
+	.pmuver = ID_AA64DFR0_EL1_PMUVer_V3P5, .avoid_pmccntr = true };
 static const struct armv8pmu_caps pmu_th = { .pmuver = ID_AA64DFR0_EL1_PMUVer_V3P8,
 					     .thwidth = 12 };
 
@@ -78,6 +82,10 @@ static const struct config1_case config1_cases[] = {
 	{ "rdpmc_chained", &pmu_v80, 0x08, RDPMC | LONG, 0, -EOPNOTSUPP },
 	{ "rdpmc_long_cycles", &pmu_v80, 0x11, RDPMC | LONG, 0, 0 },
 	{ "rdpmc_long_v8.5", &pmu_v85, 0x08, RDPMC | LONG, 0, 0 },
+	/* Cycles cannot have PMCCNTR_EL0 where the PMU avoids it: a pair. */
+	{ "rdpmc_long_cycles_avoid", &pmu_v80_avoid, 0x11, RDPMC | LONG, 0,
+	  -EOPNOTSUPP },
+	{ "rdpmc_long_cycles_avoid_v8.5", &pmu_v85_avoid, 0x11, RDPMC | LONG, 0, 0 },
 	{ "threshold_no_feat", &pmu_v85, 0x08, TH(5), 0, -EOPNOTSUPP },
 	{ "threshold", &pmu_th, 0x08, TH(5), 0, 0 },
 	{ "threshold_max", &pmu_th, 0x08, TH(4095) | TH_CMP(3) | TH_COUNT, 0, 0 },
@@ -192,6 +200,17 @@ static const struct alloc_case alloc_cases[] = {
 	{ "inst_no_icntr_here", 6, 0, { .evtype = 0x08 }, 0, BIT(0) },
 	{ "cycles_not_icntr", -1, BIT_ULL(CYCLE) | GENMASK(5, 0),
 	  { .evtype = 0x11 }, -EAGAIN, BIT_ULL(CYCLE) | GENMASK(5, 0) },
+	/* avoid_pmccntr or branch sampling: CPU_CYCLES on an event counter */
+	{ "cycles_no_pmccntr", 6, 0, { .evtype = 0x11, .no_pmccntr = true },
+	  0, BIT(0) },
+	{ "long_cycles_no_pmccntr_pair", 6, 0,
+	  { .evtype = 0x11, .chained = true, .no_pmccntr = true },
+	  0, GENMASK(1, 0) },
+	{ "rdpmc_long_cycles_no_pmccntr", 6, 0,
+	  { .evtype = 0x11, .chained = true, .user_read = true,
+	    .no_pmccntr = true }, -EAGAIN, 0 },
+	{ "cycles_no_pmccntr_full", 6, GENMASK(5, 0),
+	  { .evtype = 0x11, .no_pmccntr = true }, -EAGAIN, GENMASK(5, 0) },
 };
 
 static void alloc_case_desc(const struct alloc_case *c, char *desc)
@@ -281,5 +300,5 @@ static struct kunit_suite arm_pmuv3_alloc_test_suite = {
 kunit_test_suites(&arm_pmuv3_config_test_suite, &arm_pmuv3_alloc_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for PMUv3 config checks and counter allocation");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_LICENSE("GPL");

@@ -19,9 +19,18 @@ struct core_case {
 	const char *name;
 };
 
-/* The stock 6.12 table: 36 compatibles. */
+/* The stock 7.3 table: 45 compatibles. */
 static const struct core_case core_cases[] = {
 	{ "arm,armv8-pmuv3", "armv8_pmuv3" },
+	{ "arm,c1-nano-pmu", "armv8_c1_nano" },
+	{ "arm,c1-premium-pmu", "armv8_c1_premium" },
+	{ "arm,c1-pro-pmu", "armv8_c1_pro" },
+	{ "arm,c1-ultra-pmu", "armv8_c1_ultra" },
+	{ "arm,cortex-a320-pmu", "armv9_cortex_a320" },
+	{ "arm,cortex-a520ae-pmu", "armv9_cortex_a520ae" },
+	{ "arm,cortex-a720ae-pmu", "armv9_cortex_a720ae" },
+	{ "arm,rainier-pmu", "armv8_rainier" },
+	{ "samsung,mongoose-pmu", "armv8_samsung_mongoose" },
 	{ "arm,cortex-a34-pmu", "armv8_cortex_a34" },
 	{ "arm,cortex-a35-pmu", "armv8_cortex_a35" },
 	{ "arm,cortex-a53-pmu", "armv8_cortex_a53" },
@@ -199,5 +208,5 @@ static struct kunit_suite arm_pmuv3_cores_test_suite = {
 kunit_test_suite(arm_pmuv3_cores_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the PMUv3 probe table and event maps");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_LICENSE("GPL");

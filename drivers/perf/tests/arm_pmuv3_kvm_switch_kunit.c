@@ -285,6 +285,46 @@ static void sanitise_recomputes_switching_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dst.events_host, 0UL);
 }
 
+/*
+ * A protected VM: every enabled counter that could count its EL1 or EL0
+ * is rewritten for the run to count neither, its own type (as read,
+ * whatever bits the host set) restored at exit; EL2 and the event stay.
+ * Guest-only counters (not enabled in host context) stay off, and the
+ * host's state is not consulted: whatever it held before is dropped.
+ */
+static void confidential_test(struct kunit *test)
+{
+	struct kvm_pmu_events dst;
+	u64 typer[KVM_PMU_SWITCH_COUNTERS] = {
+		[0] = 0x08,				/* all ELs */
+		[1] = 0x08 | P | U | NSH,		/* EL2 only */
+		[2] = 0x11 | ARMV8_PMU_EXCLUDE_NS_EL1,	/* NSK set by a host */
+		[3] = 0x08 | U,				/* EL1: host kernel */
+		[31] = NSH,				/* cycles, EL0-2 */
+	};
+	unsigned long enabled = B(0) | B(1) | B(2) | B(3) | B(31);
+
+	memset(&dst, 0xff, sizeof(dst));
+	kvm_pmu_events_confidential(&dst, enabled, typer);
+	KUNIT_EXPECT_EQ(test, dst.typer_switch, B(0) | B(2) | B(3) | B(31));
+	KUNIT_EXPECT_EQ(test, dst.switching, dst.typer_switch);
+	KUNIT_EXPECT_EQ(test, dst.events_host, 0UL);
+	KUNIT_EXPECT_EQ(test, dst.events_guest, 0UL);
+	KUNIT_EXPECT_EQ(test, dst.plan, KVM_PMU_PLAN_CYCLE_TYPER |
+			FIELD_PREP(KVM_PMU_PLAN_EVTYPER_TOP, 4));
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[0], (u64)(0x08 | P | U));
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[2], (u64)(0x11 | P | U));
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[3], (u64)(0x08 | P | U));
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[31], (u64)(NSH | P | U));
+	KUNIT_EXPECT_EQ(test, dst.typer_host[2], typer[2]);
+	KUNIT_EXPECT_EQ(test, dst.typer_host[31], typer[31]);
+
+	/* Nothing enabled: nothing to do, not even a PMCNTEN write. */
+	kvm_pmu_events_confidential(&dst, 0, typer);
+	KUNIT_EXPECT_EQ(test, dst.plan, 0UL);
+	KUNIT_EXPECT_EQ(test, dst.switching, 0UL);
+}
+
 /* PMCCFILTR/PMICFILTR take the filter only; PMEVTYPER event, TH, TC too. */
 static void typer_mask_test(struct kunit *test)
 {
@@ -304,6 +344,7 @@ static struct kunit_case arm_pmuv3_kvm_switch_test_cases[] = {
 	KUNIT_CASE(counters_of_test),
 	KUNIT_CASE(sanitise_hostile_test),
 	KUNIT_CASE(sanitise_recomputes_switching_test),
+	KUNIT_CASE(confidential_test),
 	KUNIT_CASE(typer_mask_test),
 	{}
 };

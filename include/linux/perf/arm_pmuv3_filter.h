@@ -72,6 +72,7 @@ struct armv8pmu_filter {
 struct armv8pmu_caps {
 	u8 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
 	u8 thwidth;		/* PMMIR_EL1.THWIDTH, 0: no FEAT_PMUv3_TH */
+	bool avoid_pmccntr;	/* PMCCNTR_EL0 not CPU_CYCLES (SMT, erratum) */
 };
 
 /*
@@ -80,12 +81,17 @@ struct armv8pmu_caps {
  * @user_read: EL0 reads the counter directly, so it must be one counter
  * (never a pair) and never the fixed instruction counter, which user
  * space does not know how to read.
+ * @no_pmccntr: CPU_CYCLES must not use PMCCNTR_EL0: the PMU avoids it
+ * (it counts differently from the CPU_CYCLES event on SMT cores and some
+ * others), or the event samples branches (BRBCR_ELx.FZP does not freeze
+ * PMCCNTR_EL0).
  */
 struct armv8pmu_alloc_req {
 	u16 evtype;
 	bool chained;
 	bool threshold;
 	bool user_read;
+	bool no_pmccntr;
 };
 
 /*

@@ -131,8 +131,61 @@ static inline unsigned long __pmu_hyp_counters(void)
 }
 
 /*
+ * A counter's type, read at EL2: one MRS of its own register, as the
+ * writes above (read_pmevtypern() WARNs on a bad index, and EL2 has no
+ * WARN).
+ */
+#define __PMU_READ_TYPER_CASE(n)					\
+	case n:								\
+		return read_sysreg(pmevtyper##n##_el0)
+
+static inline u64 __pmu_read_typer(int idx)
+{
+	switch (idx) {
+	__PMU_READ_TYPER_CASE(0); __PMU_READ_TYPER_CASE(1);
+	__PMU_READ_TYPER_CASE(2); __PMU_READ_TYPER_CASE(3);
+	__PMU_READ_TYPER_CASE(4); __PMU_READ_TYPER_CASE(5);
+	__PMU_READ_TYPER_CASE(6); __PMU_READ_TYPER_CASE(7);
+	__PMU_READ_TYPER_CASE(8); __PMU_READ_TYPER_CASE(9);
+	__PMU_READ_TYPER_CASE(10); __PMU_READ_TYPER_CASE(11);
+	__PMU_READ_TYPER_CASE(12); __PMU_READ_TYPER_CASE(13);
+	__PMU_READ_TYPER_CASE(14); __PMU_READ_TYPER_CASE(15);
+	__PMU_READ_TYPER_CASE(16); __PMU_READ_TYPER_CASE(17);
+	__PMU_READ_TYPER_CASE(18); __PMU_READ_TYPER_CASE(19);
+	__PMU_READ_TYPER_CASE(20); __PMU_READ_TYPER_CASE(21);
+	__PMU_READ_TYPER_CASE(22); __PMU_READ_TYPER_CASE(23);
+	__PMU_READ_TYPER_CASE(24); __PMU_READ_TYPER_CASE(25);
+	__PMU_READ_TYPER_CASE(26); __PMU_READ_TYPER_CASE(27);
+	__PMU_READ_TYPER_CASE(28); __PMU_READ_TYPER_CASE(29);
+	__PMU_READ_TYPER_CASE(30);
+	case KVM_PMU_CYCLE_IDX:
+		return read_pmccfiltr();
+	case KVM_PMU_INSTR_IDX:
+		return read_pmicfiltr();
+	}
+	return 0;
+}
+
+/*
+ * A protected VM: hide its run from every host counter, planned from
+ * what the PMU holds now (the host cannot change it before the entry
+ * that follows), at the cost of reading each enabled counter's type.
+ */
+static inline void __pmu_flush_confidential(struct kvm_pmu_events *dst)
+{
+	u64 typer[KVM_PMU_SWITCH_COUNTERS];
+	unsigned long enabled = read_sysreg(pmcntenset_el0) & __pmu_hyp_counters();
+	int idx;
+
+	for_each_set_bit(idx, &enabled, KVM_PMU_SWITCH_COUNTERS)
+		typer[idx] = __pmu_read_typer(idx);
+	kvm_pmu_events_confidential(dst, enabled, typer);
+}
+
+/*
  * Protected mode: take the host's switch state into the hyp vCPU,
- * sanitised, since the host is not trusted with what EL2 writes.
+ * sanitised, since the host is not trusted with what EL2 writes; for a
+ * protected VM, make the VM's own plan instead.
  */
 static inline void __pmu_flush_events(struct kvm_vcpu *hyp_vcpu,
 				      const struct kvm_vcpu *host_vcpu)
@@ -140,6 +193,10 @@ static inline void __pmu_flush_events(struct kvm_vcpu *hyp_vcpu,
 	struct kvm_pmu_events *dst = &hyp_vcpu->arch.pmu.events;
 	const struct kvm_pmu_events *src = &host_vcpu->arch.pmu.events;
 
+	if (vcpu_is_protected(hyp_vcpu)) {
+		__pmu_flush_confidential(dst);
+		return;
+	}
 	/* Unchanged since the last entry: no PMCR_EL0 read, no copy. */
 	if (kvm_pmu_events_new_gen(dst, src))
 		kvm_pmu_events_sanitise(dst, src, __pmu_hyp_counters());
