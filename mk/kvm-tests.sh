@@ -38,7 +38,7 @@ for t in $SELFTESTS; do
 	if [ -e "$KST/$t.c" ]; then cp "$OUT/$t" "$BIN/"; else cp "$OUT/$A/$t" "$BIN/"; fi
 done
 # The flags the selftests build uses for its own programs.
-CFLAGS="-D_GNU_SOURCE -Wall -Wstrict-prototypes -O2 -std=gnu99 -DCONFIG_64BIT
+CFLAGS="-D_GNU_SOURCE -Wall -Werror=implicit-function-declaration -Wstrict-prototypes -O2 -std=gnu99 -DCONFIG_64BIT
 	-fno-builtin-memcmp -fno-builtin-memcpy -fno-builtin-memset
 	-fno-builtin-strnlen -fno-stack-protector -fno-PIE -fno-strict-aliasing
 	-I$SRC/tools/include -I$SRC/tools/arch/arm64/include
@@ -46,6 +46,11 @@ CFLAGS="-D_GNU_SOURCE -Wall -Wstrict-prototypes -O2 -std=gnu99 -DCONFIG_64BIT
 	-I$KST/include -I$KST/include/$A -I$KST/lib/$A
 	-I$SRC/tools/testing/selftests"
 LIBS=$(ls "$OUT"/lib/*.o "$OUT"/lib/$A/*.o)
+# The library's older allocator names (6.12): tests/kvm/kvm_compat.h.
+grep -q 'vm_vaddr_alloc_page(' "$KST/include/kvm_util.h" &&
+	CFLAGS="$CFLAGS -DPMUV3_KVM_VADDR_ALLOC"
+grep -q 'test_disable_default_vgic' "$KST/include/$A/processor.h" &&
+	CFLAGS="$CFLAGS -DPMUV3_KVM_DEFAULT_VGIC"
 for c in "$TOP"/tests/kvm/*.c; do
 	p=$(basename "$c" .c)
 	${CROSS_COMPILE}gcc $CFLAGS -static -no-pie -pthread "$c" $LIBS \

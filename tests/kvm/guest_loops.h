@@ -12,6 +12,8 @@
 #include "processor.h"
 #include "ucall_common.h"
 
+#include "kvm_compat.h"
+
 #define PSR_EL1H_MASKED		0x3c5	/* EL1h, DAIF masked */
 
 /*
@@ -73,7 +75,7 @@ static inline void guest_loops_setup(struct kvm_vm *vm, struct kvm_vcpu *vcpu)
 {
 	vm_init_descriptor_tables(vm);
 	vcpu_init_descriptor_tables(vcpu);
-	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_SVC64,
+	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_ELx_EC_SVC64,
 				el0_svc_handler);
 }
 

@@ -529,7 +529,7 @@ static void test_access(void)
 	int gic;
 
 	vm = vm_for(guest_get_only, BIT_VERSION | BIT_GET, true, &vcpu, &gic);
-	page = addr_gva2gpa(vm, vm_vaddr_alloc_page(vm));
+	page = addr_gva2gpa(vm, vm_alloc_page(vm));
 	vcpu_args_set(vcpu, 1, page);
 	run_to(vcpu, a);
 	check((long)a[1] == ST_OK && (long)a[2] == ST_NOT_SUPPORTED &&
@@ -575,7 +575,7 @@ static void test_el0(void)
 	int gic;
 
 	vm = vm_for(guest_el0, ALL, true, &vcpu, &gic);
-	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_UNKNOWN,
+	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_ELx_EC_UNKNOWN,
 				el0_undef_handler);
 	run_to(vcpu, a);
 	check(a[1] == 1, "el0_call_undef", "%lu UNDEFs (want 1)", a[1]);
@@ -616,7 +616,7 @@ static void test_batch(void)
 	int gic;
 
 	vm = vm_for(guest_batch, ALL, true, &vcpu, &gic);
-	gva = vm_vaddr_alloc_page(vm);
+	gva = vm_alloc_page(vm);
 	vcpu_args_set(vcpu, 2, gva, addr_gva2gpa(vm, gva));
 	run_to(vcpu, a);
 	check(a[1] == 0 && a[2] == 0, "batch_read_equals_get",
@@ -702,7 +702,7 @@ static void test_race(void)
 		vcpu_set_reg(vcpus[i], KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
 	}
 	vm_init_descriptor_tables(vm);
-	gic = vgic_v3_setup(vm, 2, 64);
+	gic = pmuv3_vm_vgic(vm, 2);
 	__TEST_REQUIRE(gic >= 0, "no vGICv3");
 	irq.addr = (uint64_t)&intid;
 	for (i = 0; i < 2; i++) {
@@ -711,7 +711,7 @@ static void test_race(void)
 		vcpu_ioctl(vcpus[i], KVM_SET_DEVICE_ATTR, &init);
 	}
 	/* Three pages: the middle one is the batch page, the others canaries. */
-	gva = vm_vaddr_alloc_pages(vm, 3);
+	gva = vm_alloc_pages(vm, 3);
 	memset(addr_gva2hva(vm, gva), 0xa5, 3 * 4096);
 	before[0] = *(uint64_t *)addr_gva2hva(vm, gva + 4096 - 8);
 	before[1] = *(uint64_t *)addr_gva2hva(vm, gva + 8192);

@@ -143,7 +143,7 @@ int main(void)
 	plan(NR_VCPUS * NR_GROUPS + 2);
 	vm = vm_create_with_vcpus(NR_VCPUS, guest_rounds, vcpus);
 	vm_init_descriptor_tables(vm);
-	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_SVC64,
+	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_ELx_EC_SVC64,
 				el0_svc_handler);
 	for (i = 0; i < NR_VCPUS; i++) {
 		vcpu_init_descriptor_tables(vcpus[i]);

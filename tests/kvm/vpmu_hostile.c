@@ -209,12 +209,12 @@ static void run(void *guest_code, bool spin, uint64_t out[3],
 	int gic_fd, fds[3], s;
 
 	vcpu = create_vpmu_vcpu(vm, guest_code, &gic_fd);
-	vm_install_sync_handler(vm, VECTOR_SYNC_CURRENT, ESR_EC_UNKNOWN,
+	vm_install_sync_handler(vm, VECTOR_SYNC_CURRENT, ESR_ELx_EC_UNKNOWN,
 				undef_handler);
-	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_UNKNOWN,
+	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_ELx_EC_UNKNOWN,
 				undef_handler);
 	if (guest_code == guest_hostile)
-		vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_EC_SVC64,
+		vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_ELx_EC_SVC64,
 					poke_svc_handler);
 	for (s = 0; s < 3; s++)
 		fds[s] = perf_open_side(s, s ? fds[0] : -1,

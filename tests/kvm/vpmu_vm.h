@@ -34,7 +34,7 @@ static inline struct kvm_vcpu *create_vpmu_vcpu(struct kvm_vm *vm,
 	init.features[0] |= 1 << KVM_ARM_VCPU_PMU_V3;
 	vcpu = aarch64_vcpu_add(vm, 0, &init, guest_code);
 	guest_loops_setup(vm, vcpu);
-	*gic_fd = vgic_v3_setup(vm, 1, 64);
+	*gic_fd = pmuv3_vm_vgic(vm, 1);
 	__TEST_REQUIRE(*gic_fd >= 0, "no vGICv3");
 	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &irq_attr);
 	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &init_attr);

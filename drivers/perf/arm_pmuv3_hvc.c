@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmuv3-kvm: the PMUv3 driver's client of the KVM perf-register service,
+ * for arm_pmuv3.c in a KVM guest (the API is arm_pmuv3_hvc.h).
+ *
+ * Every PMU register access of a KVM guest is an exit to the host.  Where
+ * the host offers the perf-register service (<kvm/arm_pmu_hvc.h>,
+ * Documentation/virt/kvm/arm/perf-registers.rst), the driver queues its
+ * register writes in a per-CPU page and hands them over in one call,
+ * together with the reads that need the hardware: at the end of a
+ * perf_pmu_disable()..perf_pmu_enable() window, once per overflow
+ * interrupt (which also reads and clears the overflow status), once per
+ * group read.  While the PMU is stopped by the driver, or during a group
+ * read, the counters are read all at once and their values kept: they do
+ * not move (or are taken at one instant).  PMCR_EL0 is not read back: the
+ * driver knows what it wrote.
+ *
+ * The service's entry points are noinline and reached once per event
+ * (arm_pmuv3.c's armv8pmu_read_counter() and friends), not from the
+ * register accessors: inlined there, they gave every accessor a stack
+ * frame and kept it out of line, which cost a host (where the static key
+ * is off) about 8 instructions per counter read.
+ */
+
+#define pr_fmt(fmt) "pmuv3-kvm: " fmt
+
+#include <linux/arm-smccc.h>
+#include <linux/array_size.h>
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/irqflags.h>
+#include <linux/jump_label.h>
+#include <linux/lockdep.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/perf/arm_pmu.h>
+#include <linux/perf/arm_pmuv3.h>
+#include <linux/perf_event.h>
+#include <linux/printk.h>
+#include <linux/types.h>
+
+#include <asm/cpufeature.h>
+#include <asm/hypervisor.h>
+
+#include <kvm/arm_pmu_hvc.h>
+
+#include "arm_pmuv3_hvc.h"
+
+/*
+ * The parameter is the driver's, arm_pmuv3.perfreg (as the boot command
+ * line and /sys/module/arm_pmuv3/ name it), not this object's
+ * arm_pmuv3_hvc: both objects are built in (ARM_PMUV3 is a bool).
+ */
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "arm_pmuv3."
+
+static bool armv8pmu_perfreg = true;
+module_param_named(perfreg, armv8pmu_perfreg, bool, 0444);
+MODULE_PARM_DESC(perfreg, "In a KVM guest, use the host's perf-register hypercalls when it offers them");
+
+DEFINE_STATIC_KEY_FALSE(armv8pmu_hvc_key);
+
+/* The guest's one PMU, whose used counters a snapshot reads. */
+static struct arm_pmu *armv8pmu_hvc_pmu;
+
+struct armv8pmu_hvc_cpu {
+	struct kvm_perfreg_op *ops;	/* the batch page */
+	unsigned int nr;		/* entries queued */
+	u64 pmcr;			/* PMCR_EL0 as last written */
+	bool stopped;			/* PMCR_EL0.E cleared by the driver */
+	bool in_irq;			/* in the overflow interrupt */
+	unsigned int txn;		/* PERF_PMU_TXN_* in progress */
+	unsigned long cached;		/* counters whose value is in cache[] */
+	u64 cache[ARMV8_PMU_CYCLE_IDX + 1];
+};
+
+static DEFINE_PER_CPU(struct armv8pmu_hvc_cpu, armv8pmu_hvc_cpu);
+
+/* Hand the queued entries over: one exit. */
+static void armv8pmu_hvc_flush(struct armv8pmu_hvc_cpu *h)
+{
+	struct arm_smccc_res res;
+
+	if (!h->nr)
+		return;
+	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(BATCH),
+			     virt_to_phys(h->ops), h->nr, 0, &res);
+	if (res.a0 != KVM_PERFREG_SUCCESS || res.a1)
+		pr_err_ratelimited("perf-register batch of %u: status %ld, %lu failed\n",
+				   h->nr, (long)res.a0, res.a1);
+	h->nr = 0;
+}
+
+/* Queue one entry (IRQs off: the queue is this CPU's). */
+static struct kvm_perfreg_op *armv8pmu_hvc_queue(struct armv8pmu_hvc_cpu *h,
+						 u16 id, u8 op, u64 val)
+{
+	struct kvm_perfreg_op *e;
+
+	lockdep_assert_irqs_disabled();
+	if (h->nr == KVM_PERFREG_BATCH_MAX)
+		armv8pmu_hvc_flush(h);
+	e = &h->ops[h->nr++];
+	*e = (struct kvm_perfreg_op){ .id = id, .op = op, .value = val };
+	return e;
+}
+
+noinline void armv8pmu_hvc_write(u16 id, u64 val)
+{
+	armv8pmu_hvc_queue(this_cpu_ptr(&armv8pmu_hvc_cpu), id,
+			   KVM_PERFREG_OP_WRITE, val);
+}
+
+/* One read, with whatever is queued before it: one exit. */
+static u64 armv8pmu_hvc_read(struct armv8pmu_hvc_cpu *h, u16 id, u8 op)
+{
+	struct kvm_perfreg_op *e = armv8pmu_hvc_queue(h, id, op, 0);
+
+	armv8pmu_hvc_flush(h);
+	return e->value;
+}
+
+/*
+ * Send the queue with a read of every counter in use (and, for the
+ * overflow interrupt, a read-and-clear of PMOVSCLR_EL0), and keep the
+ * values.  Return: the overflow status read, or 0.
+ */
+static u64 armv8pmu_hvc_snapshot(struct armv8pmu_hvc_cpu *h, bool ovs)
+{
+	unsigned long *used = this_cpu_ptr(armv8pmu_hvc_pmu->hw_events)->used_mask;
+	unsigned int ovs_at, first;
+	int idx;
+
+	/* Room for all of it, so that nothing is sent halfway. */
+	if (h->nr + ARMV8_PMU_CYCLE_IDX + 2 > KVM_PERFREG_BATCH_MAX)
+		armv8pmu_hvc_flush(h);
+	ovs_at = h->nr;
+	if (ovs)
+		armv8pmu_hvc_queue(h, KVM_PERFREG_PMOVSCLR,
+				   KVM_PERFREG_OP_READ_CLEAR, 0);
+	first = h->nr;
+	for_each_set_bit(idx, used, ARMV8_PMU_CYCLE_IDX + 1)
+		armv8pmu_hvc_queue(h, KVM_PERFREG_PMEVCNTR(idx),
+				   KVM_PERFREG_OP_READ, 0);
+	armv8pmu_hvc_flush(h);
+	h->cached = 0;
+	for_each_set_bit(idx, used, ARMV8_PMU_CYCLE_IDX + 1) {
+		h->cache[idx] = h->ops[first++].value;
+		__set_bit(idx, &h->cached);
+	}
+	return ovs ? h->ops[ovs_at].value & ARMV8_PMU_OVERFLOWED_MASK : 0;
+}
+
+/*
+ * Whether the counters' values may come from one snapshot: they do not
+ * move while the PMU is stopped, nor while the host handles the call that
+ * takes them (the guest does not run then, and they count only the
+ * guest), which serves a group read and the overflow interrupt.
+ */
+static bool armv8pmu_hvc_snapshot_holds(struct armv8pmu_hvc_cpu *h)
+{
+	return h->stopped || h->in_irq || h->txn == PERF_PMU_TXN_READ;
+}
+
+noinline u64 armv8pmu_hvc_read_counter(int idx)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	if (armv8pmu_hvc_snapshot_holds(h)) {
+		if (!test_bit(idx, &h->cached))
+			armv8pmu_hvc_snapshot(h, false);
+		if (test_bit(idx, &h->cached))
+			return h->cache[idx];
+	}
+	return armv8pmu_hvc_read(h, KVM_PERFREG_PMEVCNTR(idx),
+				 KVM_PERFREG_OP_READ);
+}
+
+noinline void armv8pmu_hvc_write_counter(int idx, u64 val)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	armv8pmu_hvc_write(KVM_PERFREG_PMEVCNTR(idx), val);
+	if (armv8pmu_hvc_snapshot_holds(h)) {
+		h->cache[idx] = val;
+		__set_bit(idx, &h->cached);
+	}
+}
+
+/*
+ * PMCR_EL0 writes: E going up sends the queue, and ends the snapshot.
+ * The copy kept for reads drops P and C, which reset counters when
+ * written and read as zero, as the register's own reads would.
+ */
+noinline void armv8pmu_hvc_write_pmcr(u64 val)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	h->pmcr = val & ~(u64)(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+	armv8pmu_hvc_write(KVM_PERFREG_PMCR, val);
+	h->stopped = !(val & ARMV8_PMU_PMCR_E);
+	if (h->stopped)
+		return;
+	armv8pmu_hvc_flush(h);
+	h->cached = 0;
+}
+
+/*
+ * The overflow interrupt: one call reads and clears the overflow status
+ * and takes every counter in use; the handler's writes (the new periods)
+ * go in one more at its end.  The PMU is not stopped meanwhile: the
+ * snapshot is already consistent, and each stop and start would have the
+ * host stop and start every counter's perf event.
+ */
+u64 armv8pmu_hvc_irq_begin(void)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	h->in_irq = true;
+	return armv8pmu_hvc_snapshot(h, true);
+}
+
+void armv8pmu_hvc_irq_end(void)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	armv8pmu_hvc_flush(h);
+	h->in_irq = false;
+	if (!armv8pmu_hvc_snapshot_holds(h))
+		h->cached = 0;
+}
+
+/*
+ * perf_pmu_enable(): the framework starts the PMU only when counters are
+ * in use; whatever was queued meanwhile (a disable of the last counter)
+ * is sent here either way.
+ */
+static void (*armv8pmu_framework_pmu_enable)(struct pmu *pmu);
+
+static void armv8pmu_hvc_pmu_enable(struct pmu *pmu)
+{
+	unsigned long flags;
+
+	armv8pmu_framework_pmu_enable(pmu);
+	local_irq_save(flags);
+	armv8pmu_hvc_flush(this_cpu_ptr(&armv8pmu_hvc_cpu));
+	local_irq_restore(flags);
+}
+
+/*
+ * Transactions: a group read takes every counter in one call; adding a
+ * group keeps the PMU disabled throughout, as the core's own does.
+ */
+static void armv8pmu_hvc_start_txn(struct pmu *pmu, unsigned int flags)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+
+	h->txn = flags;
+	if (flags & PERF_PMU_TXN_ADD)
+		perf_pmu_disable(pmu);
+}
+
+static void armv8pmu_hvc_end_txn(struct pmu *pmu)
+{
+	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+	unsigned int flags = h->txn;
+
+	h->txn = 0;
+	if (!h->stopped)
+		h->cached = 0;
+	if (flags & PERF_PMU_TXN_ADD)
+		perf_pmu_enable(pmu);
+}
+
+static int armv8pmu_hvc_commit_txn(struct pmu *pmu)
+{
+	armv8pmu_hvc_end_txn(pmu);
+	return 0;
+}
+
+/* One batch page per CPU, handed to the host by its guest physical address. */
+static int armv8pmu_hvc_alloc(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		void *page = (void *)get_zeroed_page(GFP_KERNEL);
+
+		if (!page)
+			return -ENOMEM;
+		per_cpu(armv8pmu_hvc_cpu, cpu).ops = page;
+	}
+	return 0;
+}
+
+/* Whether the host offers major version 1 with every call granted. */
+static bool armv8pmu_hvc_offered(struct arm_smccc_res *res)
+{
+	static const u32 funcs[] = {
+		ARM_SMCCC_KVM_FUNC_PERFREG_VERSION, ARM_SMCCC_KVM_FUNC_PERFREG_GET,
+		ARM_SMCCC_KVM_FUNC_PERFREG_SET, ARM_SMCCC_KVM_FUNC_PERFREG_BATCH,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(funcs); i++)
+		if (!kvm_arm_hyp_service_available(funcs[i]))
+			return false;
+	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(VERSION), res);
+	return (long)res->a0 >= 0 &&
+	       FIELD_GET(GENMASK(31, 16), res->a0) == KVM_PERFREG_VERSION_MAJOR;
+}
+
+/*
+ * In a KVM guest (the driver calls this only there), at probe: use the
+ * service if the host offers it, the boot parameter allows it, and the
+ * PMU interrupt is not a pseudo-NMI (an NMI could land in the middle of
+ * a batch being queued).  dmesg says which way the driver goes.
+ */
+void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
+{
+	struct arm_smccc_res res;
+
+	if (!armv8pmu_perfreg) {
+		pr_info("%s: KVM perf-register service: off (arm_pmuv3.perfreg=0), registers trapped\n",
+			cpu_pmu->name);
+		return;
+	}
+	if (!armv8pmu_hvc_offered(&res)) {
+		pr_info("%s: KVM perf-register service: not offered, registers trapped\n",
+			cpu_pmu->name);
+		return;
+	}
+	if (system_uses_irq_prio_masking() || armv8pmu_hvc_alloc()) {
+		pr_info("%s: KVM perf-register service: not used (pseudo-NMI, or no memory), registers trapped\n",
+			cpu_pmu->name);
+		return;
+	}
+	armv8pmu_hvc_pmu = cpu_pmu;
+	armv8pmu_framework_pmu_enable = cpu_pmu->pmu.pmu_enable;
+	cpu_pmu->pmu.pmu_enable = armv8pmu_hvc_pmu_enable;
+	cpu_pmu->pmu.start_txn = armv8pmu_hvc_start_txn;
+	cpu_pmu->pmu.commit_txn = armv8pmu_hvc_commit_txn;
+	cpu_pmu->pmu.cancel_txn = armv8pmu_hvc_end_txn;
+	static_branch_enable(&armv8pmu_hvc_key);
+	pr_info("%s: KVM perf-register service %lu.%lu: %lu registers, batches of up to %lu\n",
+		cpu_pmu->name, FIELD_GET(GENMASK(31, 16), res.a0),
+		FIELD_GET(GENMASK(15, 0), res.a0), res.a1, res.a2);
+}
+
+/* PMCR_EL0 as the driver last wrote it, less P and C. */
+u64 armv8pmu_hvc_pmcr(void)
+{
+	return this_cpu_ptr(&armv8pmu_hvc_cpu)->pmcr;
+}
