@@ -31,7 +31,11 @@ case ",$JOB," in
 *,linux_guest,*|*,vm_bench,*|*,demo,*) INITRD=${INITRD:-$BUILD/initramfs-vm.cpio} ;;
 *) INITRD=${INITRD:-$BUILD/initramfs.cpio} ;;
 esac
-TIMEOUT=${BOOT_TIMEOUT:-300}
+# A protected debug boot pays the hypervisor's ~12,600 EL2 instructions
+# an exit under lockdep: it needs longer.
+case "$MODE" in protected-debug) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
+*) TIMEOUT=${BOOT_TIMEOUT:-300} ;;
+esac
 CPU=${QEMU_CPU:-max}
 
 virt=on

@@ -3,12 +3,13 @@
 #
 # The project's test run: KUnit suites (kunit.py, per QEMU setup) and the
 # boot checks (tests/guest/check.sh under tests/boot.sh, per host mode).
-# Usage: tests/check.sh all|docs|configs|kunit|boot [MODE...]
+# Usage: tests/check.sh all|docs|configs|kunit|boot|backport [MODE...]
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
 BUILD=${BUILD:-$TOP/build/$BASE}
+export BASE BUILD
 what=${1:-all}
 [ $# -gt 0 ] && shift
 KUNIT_MODES=${KUNIT_MODES:-el1 vhe nvhe}
@@ -159,13 +160,42 @@ run_configs() {
 	count "$(echo "$out" | grep -c ': ok$')" "$(echo "$out" | grep -c FAILED)"
 }
 
+# The 6.12 LTS backport (BASE=6.12): its kernel and initramfs build, its
+# KUnit suites run, and one boot per host mode runs the KVM and Linux-guest
+# checks (the -up boots).  Its own tally is added to this one.
+BACKPORT_MODES=${BACKPORT_MODES:-vhe-up nvhe-up protected-up}
+run_backport() {
+	b=$TOP/build/6.12
+	mkdir -p "$b/logs"
+	if make -C "$TOP" --no-print-directory BASE=6.12 kernel initramfs \
+		>"$b/logs/build.log" 2>&1; then
+		echo "backport 6.12: kernel and initramfs built"
+		count 1 0
+	else
+		echo "backport 6.12: build FAILED (see $b/logs/build.log)"
+		tail -20 "$b/logs/build.log"
+		count 0 1
+		return
+	fi
+	out=$(BASE=6.12 BUILD=$b KUNIT_MODES=el1 "$TOP/tests/check.sh" kunit 2>&1;
+	      BASE=6.12 BUILD=$b "$TOP/tests/check.sh" boot $BACKPORT_MODES 2>&1)
+	echo "$out" | grep -E '^(kunit|boot) |FAIL' | sed 's/^/backport 6.12: /'
+	tally=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$')
+	p=$(echo "$tally" | awk '{ s += $1 } END { print s + 0 }')
+	f=$(echo "$tally" | awk '{ s += $3 } END { print s + 0 }')
+	[ "$(echo "$tally" | wc -l)" = 2 ] || f=$((f + 1))
+	count "$p" "$f"
+}
+
 case "$what" in
-all) run_docs; run_scan; run_base_guard; run_configs; run_kunit; run_boot ;;
+all) run_docs; run_scan; run_base_guard; run_configs; run_kunit; run_boot
+     [ "$BASE" = 7.3 ] && run_backport ;;
+backport) run_backport ;;
 docs) run_docs; run_scan; run_base_guard ;;
 configs) run_configs ;;
 kunit) run_kunit ;;
 boot) run_boot ;;
-*) echo "usage: $0 all|docs|configs|kunit|boot [MODE...]" >&2; exit 2 ;;
+*) echo "usage: $0 all|docs|configs|kunit|boot|backport [MODE...]" >&2; exit 2 ;;
 esac
 
 echo "$passed passed, $failed failed"
