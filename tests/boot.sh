@@ -31,9 +31,12 @@ case ",$JOB," in
 *,linux_guest,*|*,vm_bench,*|*,demo,*) INITRD=${INITRD:-$BUILD/initramfs-vm.cpio} ;;
 *) INITRD=${INITRD:-$BUILD/initramfs.cpio} ;;
 esac
-# A protected debug boot pays the hypervisor's ~12,600 EL2 instructions
-# an exit under lockdep: it needs longer.
-case "$MODE" in protected-debug) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
+# Protected boots pay the hypervisor's ~12,600 EL2 instructions an exit
+# (about 250 s a boot on 2 cores; 300 s ran out with a build beside it),
+# the debug one under lockdep too; the Linux-guest boots run two guests.
+case "$MODE" in
+protected-debug) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
+protected*|*-up) TIMEOUT=${BOOT_TIMEOUT:-600} ;;
 *) TIMEOUT=${BOOT_TIMEOUT:-300} ;;
 esac
 CPU=${QEMU_CPU:-max}
