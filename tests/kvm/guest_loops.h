@@ -58,7 +58,7 @@ static inline void el1_loop(uint64_t n)
  * l1 iterations, an EL0 excursion of l0 and an in-kernel hypercall, so
  * that the guest exits r times without leaving the host kernel.
  */
-static inline void guest_rounds(uint64_t r, uint64_t l1, uint64_t l0)
+static inline void guest_rounds_only(uint64_t r, uint64_t l1, uint64_t l0)
 {
 	struct arm_smccc_res res;
 
@@ -67,6 +67,11 @@ static inline void guest_rounds(uint64_t r, uint64_t l1, uint64_t l0)
 		el0_excursion(l0);
 		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
 	}
+}
+
+static inline void guest_rounds(uint64_t r, uint64_t l1, uint64_t l0)
+{
+	guest_rounds_only(r, l1, l0);
 	GUEST_DONE();
 }
 

@@ -55,23 +55,12 @@ static inline void pvm_report(int slot, uint64_t val)
 	asm volatile("str %x0, [%1]" : : "rZ" (val), "r" (p) : "memory");
 }
 
-static void pvm_rounds(uint64_t r, uint64_t l1, uint64_t l0)
-{
-	struct arm_smccc_res res;
-
-	while (r--) {
-		el1_loop(l1);
-		el0_excursion(l0);
-		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
-	}
-}
-
 /* A warm-up round touches every page the measured rounds use. */
 static void pvm_guest(uint64_t r, uint64_t l1, uint64_t l0)
 {
-	pvm_rounds(1, l1, l0);
+	guest_rounds_only(1, l1, l0);
 	pvm_report(PVM_READY, 0);
-	pvm_rounds(r, l1, l0);
+	guest_rounds_only(r, l1, l0);
 	for (;;)
 		pvm_report(PVM_DONE, r);
 }
