@@ -155,17 +155,17 @@ def ratio(stock, ours):
 
 def main():
     out, base, qemu = sys.argv[1:4]
-    print("# Benchmarks: stock 6.12 PMUv3 + KVM vs pmuv3-kvm\n")
+    series = ".".join(base.split(".")[:2])
+    print("# Benchmarks: stock %s PMUv3 + KVM vs pmuv3-kvm\n" % series)
     print("Measured by `make bench` (`mk/bench.sh`): both kernels built from "
-          "Linux %s (Debian `linux-source-6.12`) with the same config "
+          "Linux %s (Debian `linux-source-%s`) with the same config "
           "(allnoconfig + `arch/arm64/configs/pmuv3_kvm.config`), booted "
           "one after the other under %s as `-M virt,virtualization=on,"
-          "gic-version=3 -cpu max -icount shift=0 -smp 2` (`-smp 1` for the "
-          "hot paths and the Linux guest, 2 and 4 for the scaling rows, "
-          "`-cpu cortex-a57` for the chained ones), running the same "
-          "static programs (`tests/kvm/pmu_bench.c`, "
+          "gic-version=3 -cpu max -icount shift=0 -smp 1` (`-smp` 2 and 4 "
+          "for the scaling rows, `-cpu cortex-a57` for the chained ones), "
+          "running the same static programs (`tests/kvm/pmu_bench.c`, "
           "`tests/kvm/vpmu_self_count.c`, `tests/guest/hotpath.c`, "
-          "`tests/guest/vpmu_ops.c`).\n" % (base, qemu))
+          "`tests/guest/vpmu_ops.c`).\n" % (base, series, qemu))
     print("""Every figure is an instruction count taken with the PMU itself
 (INST_RETIRED, deterministic under `-icount`), not a time:
 

@@ -95,10 +95,13 @@ libs=$(dpkg-deb -f "$(ls "$DL/debs"/qemu-system-arm_*.deb)" Depends |
 apt_install $libs
 
 # build/dl/bin/qemu-system-aarch64 (first on the Makefile's PATH) runs
-# QEMU 10 with its own firmware and option ROMs, not the system's 7.2 ones.
+# QEMU 10 with its own firmware, option ROMs and modules, not the
+# system's 7.2 ones (which it would try to load, and refuse, at start).
 mkdir -p "$DL/bin"
+moddir=$(ls -d "$DL"/qemu/usr/lib/*/qemu)
 cat > "$DL/bin/qemu-system-aarch64" <<WRAP
 #!/bin/sh
-exec "$DL/qemu/usr/bin/qemu-system-aarch64" -L "$DL/qemu/usr/share/qemu" "\$@"
+QEMU_MODULE_DIR="$moddir" \\
+	exec "$DL/qemu/usr/bin/qemu-system-aarch64" -L "$DL/qemu/usr/share/qemu" "\$@"
 WRAP
 chmod +x "$DL/bin/qemu-system-aarch64"

@@ -137,14 +137,18 @@ result group_too_big $? "7 events: exit $fits, $(grep -c '^[0-9]' /tmp/fits.csv)
 # nanoseconds): perf would lower the guest's sample rate for the time its
 # handler takes (8 throttles, 132 of 200 samples, on the trapped path).
 # What is checked here is where samples land, so the guest turns that
-# time-based limit off (perf_cpu_time_max_percent=0); the rate stays far
-# below perf_event_max_sample_rate.
+# time-based limit off (perf_cpu_time_max_percent=0) for this record
+# only; the rate stays far below perf_event_max_sample_rate.  Left off,
+# the fuzz job's sampling attrs that follow keep a protected guest in
+# its overflow handler past the boot's timeout.
 period=10000 iters=1000000
+max_pct=$(cat /proc/sys/kernel/perf_cpu_time_max_percent)
 if [ "$mode" = guest ]; then
 	period=100000 iters=10000000
 	echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
 fi
 perf record -q -e cycles:u -c $period -o /tmp/perf.data -- /bin/loop $iters 0 >/dev/null 2>&1
+echo "$max_pct" > /proc/sys/kernel/perf_cpu_time_max_percent
 perf report -i /tmp/perf.data --stdio --sort sym 2>/dev/null > /tmp/report
 samples=$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' /tmp/report | head -1)
 # Samples are taken when the overflow interrupt arrives; QEMU delivers it

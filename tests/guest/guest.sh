@@ -48,22 +48,28 @@ result exclude_host_refused $? "exclude_host: $got; perf: $(grep -v '^#' /tmp/g.
 # --- more events than counters: multiplexed, scaled, no error ---
 # Twelve instructions:u events for six counters (and a cycle counter
 # they cannot use) over a 100,000,000-instruction loop: every count is
-# scaled from part of the run, and must still be within 2% of it.
+# scaled from part of the run, and must still be within 5% of it.  A
+# rotation here is a dozen register accesses that trap, each
+# thousands of instructions of the host's (about 12,600 at EL2 under the
+# protected hypervisor: as many nanoseconds under -icount) inside the
+# times perf scales by: on that trapped path 8 of 12 counts once missed
+# 2%.  A count left unscaled would miss by half.
 ev=instructions:u; for i in 1 2 3 4 5 6 7 8 9 10 11; do ev="$ev,instructions:u"; done
 perf stat -x, -e "$ev" -o /tmp/mux.csv -- /bin/loop 50000000 0 >/dev/null 2>&1
 rc=$?
-n=0 bad=0 partial=0
+n=0 bad=0 partial=0 worst=0
 while IFS=, read -r v unit name run pct rest; do
 	n=$((n + 1))
 	case "$v" in ''|*[!0-9]*) bad=$((bad + 1)); continue ;; esac
-	[ $((v - 100000000)) -gt 2000000 ] || [ $((100000000 - v)) -gt 2000000 ] &&
-		bad=$((bad + 1))
+	off=$((v - 100000000)); off=${off#-}
+	[ $off -gt $worst ] && worst=$off
+	[ $off -gt 5000000 ] && bad=$((bad + 1))
 	[ "${pct%%.*}" -lt 100 ] && partial=$((partial + 1))
 done <<EOT
 $(grep -v '^#' /tmp/mux.csv | grep .)
 EOT
 [ $rc = 0 ] && [ $n = 12 ] && [ $bad = 0 ] && [ $partial -gt 0 ]
-result multiplexed $? "exit $rc, $n events, $bad off by more than 2%, $partial scaled: $(grep -v '^#' /tmp/mux.csv | grep . | head -1)"
+result multiplexed $? "exit $rc, $n events, $bad off by more than 5%, worst by $worst, $partial scaled: $(grep -v '^#' /tmp/mux.csv | grep . | head -1)"
 
 # --- the host's view of this guest ---
 # The host counts {G,H,GH} on our vCPU thread with perf stat while we

@@ -12,7 +12,7 @@ protected/*|protected-up/*) pvm=1 ;;
 esac
 case "$mode" in
 *-debug|*-nmi) plan 8 ;;
-protected) plan $((9 + pvm)) ;;
+protected) plan $((10 + pvm)) ;;
 *-up) plan $((10 + pvm)) ;;
 *) plan $((11 + pvm)) ;;
 esac
@@ -32,12 +32,13 @@ run_ours() {	# name
 # the other vCPU busy enough to push pmu_split past its 0.5%: -debug
 # boots run the programs that try to break things, whose checks are
 # partitions and health; the figures come from the plain and -up boots.
-# On 7.3 the protected hypervisor's exits (~12,600 EL2 instructions
-# each) make the two-CPU leak large enough to miss pmu_split's 0.5% and
-# vpmu_self_count's exact figures with a build running beside the boot:
-# the figures come from protected-up there.
+# In the two-CPU protected boot vpmu_self_count once read 5001 for a
+# written 4294867296 (a build running beside the boot), which the leak
+# does not explain: its figures come from protected-up until it is
+# understood (README, Known limits).
 case "$mode" in
-*-debug|*-nmi|protected) ;;
+*-debug|*-nmi) ;;
+protected) run_ours pmu_split ;;
 *)	run_ours pmu_split
 	run_ours vpmu_self_count ;;
 esac

@@ -210,9 +210,18 @@ int main(int argc, char **argv)
 	check_partition("instructions(2xEL1)", &variants[0], &again[0]);
 	check_partition("cycles", &variants[0], &cyc[0]);
 
-	/* Exact with one CPU online, 0.5% with two (qemu_slack()). */
+	/*
+	 * Exact with one CPU online.  With two, the other vCPU's work lands
+	 * in this vCPU's guest-only counter while the guest runs
+	 * (qemu_slack()).  0.5% holds for EL0's short stays; the EL1 growth,
+	 * taken across two runs, has missed it: +250,173 of 2,000,000 in a
+	 * protected boot with a build beside it, and CI's two-CPU nVHE boot.
+	 * Half the loop still tells a guest that stopped counting EL1, or
+	 * counted it twice, from one that counts it: either is off by all of
+	 * it.  The exact figure comes from the one-CPU boots.
+	 */
 	el0_slack = qemu_slack(el0_expect / 200);
-	el1_slack = qemu_slack(el1_loops / 200);
+	el1_slack = qemu_slack(el1_loops / 2 - 1);
 	/* EL0 is only the guest's loop here, one SVC per round. */
 	check(insn[2].v[GUEST] >= el0_expect &&
 	      insn[2].v[GUEST] - el0_expect <= el0_slack,

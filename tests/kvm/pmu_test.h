@@ -66,11 +66,11 @@ static inline int perf_open_side(int side, int group, uint64_t read_format)
 }
 
 /*
- * The slack a guest figure gets.  QEMU 7.2 derives every vCPU's counts
- * from one clock, so while this vCPU waits for its turn its counters take
- * in the other vCPU's work (README, Known limits): with one CPU online
- * nothing else runs and the figure must be exact; with more, it may be
- * off by up to two_cpu_slack.
+ * The slack a guest figure gets.  QEMU (7.2 and 10.0) derives every
+ * vCPU's counts from one clock, so while this vCPU waits for its turn its
+ * counters take in the other vCPU's work (README, Known limits): with one
+ * CPU online nothing else runs and the figure must be exact; with more,
+ * it may be off by up to two_cpu_slack.
  */
 static inline uint64_t qemu_slack(uint64_t two_cpu_slack)
 {
