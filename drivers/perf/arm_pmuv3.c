@@ -87,7 +87,6 @@ static const struct armv8pmu_cfg_field armv8pmu_cfg_fields[] = {
  * Pure decision logic.
  */
 
-
 static bool armv8pmu_caps_have_64bit_counters(const struct armv8pmu_caps *caps)
 {
 	return is_pmuv3p5(caps->pmuver);
@@ -1024,12 +1023,10 @@ armv8_pmuv3_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
 #define ARMV8_THUNDER_PERFCTR_L1I_CACHE_PREF_ACCESS	0xec
 #define ARMV8_THUNDER_PERFCTR_L1I_CACHE_PREF_MISS	0xed
 
-typedef const unsigned int armv8pmu_cache_map_t[PERF_COUNT_HW_CACHE_MAX]
-					       [PERF_COUNT_HW_CACHE_OP_MAX]
-					       [PERF_COUNT_HW_CACHE_RESULT_MAX];
-
 /* Cortex-A53 and A35. */
-static armv8pmu_cache_map_t armv8_a53_cache_map = {
+static const unsigned int
+armv8_a53_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
+		   [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
 	PERF_CACHE_MAP_ALL_UNSUPPORTED,
 	ARMV8PMU_CACHE(L1D, PREFETCH, MISS) = ARMV8_A53_PERFCTR_PREF_LINEFILL,
 	ARMV8PMU_CACHE(NODE, READ, ACCESS)  = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_RD,
@@ -1037,7 +1034,9 @@ static armv8pmu_cache_map_t armv8_a53_cache_map = {
 };
 
 /* Cortex-A57 and A72. */
-static armv8pmu_cache_map_t armv8_a57_cache_map = {
+static const unsigned int
+armv8_a57_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
+		   [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
 	PERF_CACHE_MAP_ALL_UNSUPPORTED,
 	ARMV8PMU_CACHE(L1D, READ, ACCESS)   = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
 	ARMV8PMU_CACHE(L1D, READ, MISS)     = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_RD,
@@ -1049,14 +1048,18 @@ static armv8pmu_cache_map_t armv8_a57_cache_map = {
 	ARMV8PMU_CACHE(NODE, WRITE, ACCESS) = ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_WR,
 };
 
-static armv8pmu_cache_map_t armv8_a73_cache_map = {
+static const unsigned int
+armv8_a73_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
+		   [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
 	PERF_CACHE_MAP_ALL_UNSUPPORTED,
 	ARMV8PMU_CACHE(L1D, READ, ACCESS)   = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
 	ARMV8PMU_CACHE(L1D, WRITE, ACCESS)  = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_WR,
 };
 
 /* Cavium ThunderX. */
-static armv8pmu_cache_map_t armv8_thunder_cache_map = {
+static const unsigned int
+armv8_thunder_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
+		       [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
 	PERF_CACHE_MAP_ALL_UNSUPPORTED,
 	ARMV8PMU_CACHE(L1D, READ, ACCESS)     = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
 	ARMV8PMU_CACHE(L1D, READ, MISS)       = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_RD,
@@ -1073,7 +1076,9 @@ static armv8pmu_cache_map_t armv8_thunder_cache_map = {
 };
 
 /* Broadcom Vulcan. */
-static armv8pmu_cache_map_t armv8_vulcan_cache_map = {
+static const unsigned int
+armv8_vulcan_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
+		      [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
 	PERF_CACHE_MAP_ALL_UNSUPPORTED,
 	ARMV8PMU_CACHE(L1D, READ, ACCESS)   = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD,
 	ARMV8PMU_CACHE(L1D, READ, MISS)     = ARMV8_IMPDEF_PERFCTR_L1D_CACHE_REFILL_RD,
@@ -1088,70 +1093,22 @@ static armv8pmu_cache_map_t armv8_vulcan_cache_map = {
 };
 
 /*
- * Every PMU the driver probes from DT, by compatible: its perf name
- * (the stock driver's, which user space and perf's JSON events know)
- * and the core's own cache map, if any.  One list drives the probe
- * table, the per-core init and map_event callbacks, and the table
- * KUnit checks.
+ * The cores of arm_pmuv3_cores.h: an index for each, and the table the
+ * probe callbacks and KUnit read.
  */
-#define ARMV8PMU_CORES(X)						\
-	X(armv8_pmuv3,		"arm,armv8-pmuv3",	NULL)		\
-	X(armv8_c1_nano,	"arm,c1-nano-pmu",	NULL)		\
-	X(armv8_c1_premium,	"arm,c1-premium-pmu",	NULL)		\
-	X(armv8_c1_pro,		"arm,c1-pro-pmu",	NULL)		\
-	X(armv8_c1_ultra,	"arm,c1-ultra-pmu",	NULL)		\
-	X(armv8_cortex_a34,	"arm,cortex-a34-pmu",	NULL)		\
-	X(armv8_cortex_a35,	"arm,cortex-a35-pmu",	&armv8_a53_cache_map) \
-	X(armv8_cortex_a53,	"arm,cortex-a53-pmu",	&armv8_a53_cache_map) \
-	X(armv8_cortex_a55,	"arm,cortex-a55-pmu",	NULL)		\
-	X(armv8_cortex_a57,	"arm,cortex-a57-pmu",	&armv8_a57_cache_map) \
-	X(armv8_cortex_a65,	"arm,cortex-a65-pmu",	NULL)		\
-	X(armv8_cortex_a72,	"arm,cortex-a72-pmu",	&armv8_a57_cache_map) \
-	X(armv8_cortex_a73,	"arm,cortex-a73-pmu",	&armv8_a73_cache_map) \
-	X(armv8_cortex_a75,	"arm,cortex-a75-pmu",	NULL)		\
-	X(armv8_cortex_a76,	"arm,cortex-a76-pmu",	NULL)		\
-	X(armv8_cortex_a77,	"arm,cortex-a77-pmu",	NULL)		\
-	X(armv8_cortex_a78,	"arm,cortex-a78-pmu",	NULL)		\
-	X(armv9_cortex_a320,	"arm,cortex-a320-pmu",	NULL)		\
-	X(armv9_cortex_a510,	"arm,cortex-a510-pmu",	NULL)		\
-	X(armv9_cortex_a520,	"arm,cortex-a520-pmu",	NULL)		\
-	X(armv9_cortex_a520ae,	"arm,cortex-a520ae-pmu", NULL)		\
-	X(armv9_cortex_a710,	"arm,cortex-a710-pmu",	NULL)		\
-	X(armv9_cortex_a715,	"arm,cortex-a715-pmu",	NULL)		\
-	X(armv9_cortex_a720,	"arm,cortex-a720-pmu",	NULL)		\
-	X(armv9_cortex_a720ae,	"arm,cortex-a720ae-pmu", NULL)		\
-	X(armv9_cortex_a725,	"arm,cortex-a725-pmu",	NULL)		\
-	X(armv8_cortex_x1,	"arm,cortex-x1-pmu",	NULL)		\
-	X(armv9_cortex_x2,	"arm,cortex-x2-pmu",	NULL)		\
-	X(armv9_cortex_x3,	"arm,cortex-x3-pmu",	NULL)		\
-	X(armv9_cortex_x4,	"arm,cortex-x4-pmu",	NULL)		\
-	X(armv9_cortex_x925,	"arm,cortex-x925-pmu",	NULL)		\
-	X(armv8_neoverse_e1,	"arm,neoverse-e1-pmu",	NULL)		\
-	X(armv8_neoverse_n1,	"arm,neoverse-n1-pmu",	NULL)		\
-	X(armv9_neoverse_n2,	"arm,neoverse-n2-pmu",	NULL)		\
-	X(armv9_neoverse_n3,	"arm,neoverse-n3-pmu",	NULL)		\
-	X(armv8_neoverse_v1,	"arm,neoverse-v1-pmu",	NULL)		\
-	X(armv8_neoverse_v2,	"arm,neoverse-v2-pmu",	NULL)		\
-	X(armv8_neoverse_v3,	"arm,neoverse-v3-pmu",	NULL)		\
-	X(armv8_neoverse_v3ae,	"arm,neoverse-v3ae-pmu", NULL)		\
-	X(armv8_rainier,	"arm,rainier-pmu",	NULL)		\
-	X(armv8_samsung_mongoose, "samsung,mongoose-pmu", NULL)		\
-	X(armv8_cavium_thunder,	"cavium,thunder-pmu",	&armv8_thunder_cache_map) \
-	X(armv8_brcm_vulcan,	"brcm,vulcan-pmu",	&armv8_vulcan_cache_map) \
-	X(armv8_nvidia_carmel,	"nvidia,carmel-pmu",	NULL)		\
-	X(armv8_nvidia_denver,	"nvidia,denver-pmu",	NULL)
+#define ARMV8PMU_CORE(_name, ...)	ARMV8PMU_CORE_##_name,
+enum {
+#include "arm_pmuv3_cores.h"
+	ARMV8PMU_NR_CORES
+};
 
-#define ARMV8PMU_CORE_ENUM(_name, _compat, _map)	ARMV8PMU_CORE_##_name,
-
-enum { ARMV8PMU_CORES(ARMV8PMU_CORE_ENUM) ARMV8PMU_NR_CORES };
-
-#define ARMV8PMU_CORE_ENTRY(_name, _compat, _map)			\
+#define ARMV8PMU_CORE(_name, _compat, _map)				\
 	[ARMV8PMU_CORE_##_name] = {					\
 		.compatible = _compat, .name = #_name, .cache_map = _map, \
 	},
 
 VISIBLE_IF_KUNIT const struct armv8pmu_core armv8pmu_cores[] = {
-	ARMV8PMU_CORES(ARMV8PMU_CORE_ENTRY)
+#include "arm_pmuv3_cores.h"
 };
 EXPORT_SYMBOL_IF_KUNIT(armv8pmu_cores);
 
@@ -1202,9 +1159,11 @@ static bool armv8pmu_event_implemented(struct arm_pmu *cpu_pmu, u16 event)
  */
 static int armv8pmu_map_branches(struct arm_pmu *cpu_pmu)
 {
-	return armv8pmu_branch_event(
-		armv8pmu_event_implemented(cpu_pmu, ARMV8_PMUV3_PERFCTR_BR_RETIRED),
-		armv8pmu_event_implemented(cpu_pmu, ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED));
+	u16 br = ARMV8_PMUV3_PERFCTR_BR_RETIRED;
+	u16 pc_write = ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED;
+
+	return armv8pmu_branch_event(armv8pmu_event_implemented(cpu_pmu, br),
+				     armv8pmu_event_implemented(cpu_pmu, pc_write));
 }
 
 static int armv8pmu_map_generic(struct perf_event *event,
@@ -1653,7 +1612,7 @@ static int armv8pmu_proc_user_access_handler(const struct ctl_table *table,
 	return 0;
 }
 
-static struct ctl_table armv8_pmu_sysctl_table[] = {
+static const struct ctl_table armv8_pmu_sysctl_table[] = {
 	{
 		.procname	= "perf_user_access",
 		.data		= &sysctl_perf_user_access,
@@ -1721,7 +1680,7 @@ static int armv8_pmu_init(struct arm_pmu *cpu_pmu, const char *name,
 }
 
 /* Per core: a map_event with its cache map, and an init naming the PMU. */
-#define ARMV8PMU_CORE_FNS(_name, _compat, _map)				\
+#define ARMV8PMU_CORE(_name, ...)					\
 static int _name##_map_event(struct perf_event *event)			\
 {									\
 	return armv8pmu_map_core_event(event,				\
@@ -1733,13 +1692,13 @@ static int _name##_pmu_init(struct arm_pmu *cpu_pmu)			\
 	return armv8_pmu_init(cpu_pmu, #_name, _name##_map_event);	\
 }
 
-ARMV8PMU_CORES(ARMV8PMU_CORE_FNS)
+#include "arm_pmuv3_cores.h"
 
-#define ARMV8PMU_OF_ID(_name, _compat, _map)				\
+#define ARMV8PMU_CORE(_name, _compat, ...)				\
 	{ .compatible = _compat, .data = _name##_pmu_init },
 
 static const struct of_device_id armv8_pmu_of_device_ids[] = {
-	ARMV8PMU_CORES(ARMV8PMU_OF_ID)
+#include "arm_pmuv3_cores.h"
 	{ }
 };
 

@@ -29,6 +29,7 @@
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/bits.h>
+#include <linux/cpufeature.h>
 #include <linux/cpumask.h>
 #include <linux/gfp.h>
 #include <linux/io.h>
@@ -43,7 +44,6 @@
 #include <linux/printk.h>
 #include <linux/types.h>
 
-#include <asm/cpufeature.h>
 #include <asm/hypervisor.h>
 
 #include <kvm/arm_pmu_hvc.h>

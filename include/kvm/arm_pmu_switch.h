@@ -67,7 +67,6 @@ struct kvm_pmu_events {
 	u64 typer_guest[KVM_PMU_SWITCH_COUNTERS];
 };
 
-
 struct kvm_vcpu;
 
 #if IS_ENABLED(CONFIG_KVM) && IS_ENABLED(CONFIG_HW_PERF_EVENTS)

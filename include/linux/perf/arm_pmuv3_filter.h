@@ -130,7 +130,7 @@ static inline u32 armv8pmu_els_to_filter(unsigned int els)
  * (exclude_hv), and absent in a guest.
  */
 static inline unsigned int armv8pmu_host_els(const struct perf_event_attr *attr,
-				      enum armv8pmu_host_mode mode)
+					     enum armv8pmu_host_mode mode)
 {
 	unsigned int els = 0;
 
