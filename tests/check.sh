@@ -108,7 +108,8 @@ ktap_tally() {	# log
 run_docs() {
 	py=/usr/bin/python3	# Debian's, with python3-docutils (mk/deps.sh)
 	[ -x "$py" ] || py=python3
-	if "$py" "$TOP/mk/rst-check.py" "$TOP"/Documentation/arch/arm64/perf.rst; then
+	if "$py" "$TOP/mk/rst-check.py" "$TOP"/Documentation/arch/arm64/perf.rst \
+		"$TOP"/Documentation/virt/kvm/arm/perf-registers.rst; then
 		count 1 0
 	else
 		count 0 1

@@ -20,12 +20,19 @@
  * register accessors: inlined there, they gave every accessor a stack
  * frame and kept it out of line, which cost a host (where the static key
  * is off) about 8 instructions per counter read.
+ *
+ * A batch the host carries out in part (its work budget spent, or its
+ * CPU wanted back) is sent again from the first entry left.  A batch
+ * that fails is the end of the service: what the host did not carry out
+ * is done by trapped MRS/MSR, so that no read returns a stale value, and
+ * every CPU traps from its next access on (armv8pmu_hvc_live()).
  */
 
 #define pr_fmt(fmt) "pmuv3-kvm: " fmt
 
 #include <linux/arm-smccc.h>
 #include <linux/array_size.h>
+#include <linux/atomic.h>
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/bits.h>
@@ -44,6 +51,8 @@
 #include <linux/printk.h>
 #include <linux/types.h>
 
+#include <asm/arm_pmuv3.h>
+#include <asm/barrier.h>
 #include <asm/hypervisor.h>
 
 #include <kvm/arm_pmu_hvc.h>
@@ -62,7 +71,27 @@ static bool armv8pmu_perfreg = true;
 module_param_named(perfreg, armv8pmu_perfreg, bool, 0444);
 MODULE_PARM_DESC(perfreg, "In a KVM guest, use the host's perf-register hypercalls when it offers them");
 
+/*
+ * For testing only: the Nth batch the driver sends (counted from boot,
+ * over all CPUs) goes with a flag no version of the service defines,
+ * which the host refuses before it reads an entry, so that the driver
+ * falls back to trapped accesses as it would on a real failure
+ * (tests/guest/perfreg_fail.sh).  0: never.
+ */
+static unsigned int armv8pmu_perfreg_fail;
+module_param_named(perfreg_fail, armv8pmu_perfreg_fail, uint, 0444);
+MODULE_PARM_DESC(perfreg_fail, "Test only: fail the Nth perf-register batch, then trap (0: never)");
+
+/* The flag arm_pmuv3.perfreg_fail sends: reserved in every version. */
+#define ARMV8PMU_HVC_FAIL_FLAG		BIT_ULL(63)
+
 DEFINE_STATIC_KEY_FALSE(armv8pmu_hvc_key);
+DEFINE_PER_CPU(bool, armv8pmu_hvc_trapped);
+
+/* Set by the first batch that fails: every CPU then falls back. */
+static atomic_t armv8pmu_hvc_failed = ATOMIC_INIT(0);
+/* Batches sent, counted for arm_pmuv3.perfreg_fail only. */
+static atomic_t armv8pmu_hvc_batches = ATOMIC_INIT(0);
 
 /* The guest's one PMU, whose used counters a snapshot reads. */
 static struct arm_pmu *armv8pmu_hvc_pmu;
@@ -80,32 +109,204 @@ struct armv8pmu_hvc_cpu {
 
 static DEFINE_PER_CPU(struct armv8pmu_hvc_cpu, armv8pmu_hvc_cpu);
 
-/* Hand the queued entries over: one exit. */
+/* ------------------------------------------------------------------------
+ * Trapped access by register ID: what the service did not carry out.
+ * Only the entries the driver queues: writes of the control registers,
+ * counters and types it programs, reads of counters, and the
+ * read-and-clear of PMOVSCLR_EL0.
+ */
+
+static void armv8pmu_hvc_trap_control(u16 id, u64 val)
+{
+	switch (id) {
+	case KVM_PERFREG_PMCR:
+		write_pmcr(val);
+		break;
+	case KVM_PERFREG_PMCNTENSET:
+		write_pmcntenset(val);
+		break;
+	case KVM_PERFREG_PMCNTENCLR:
+		write_pmcntenclr(val);
+		break;
+	case KVM_PERFREG_PMINTENSET:
+		write_pmintenset(val);
+		break;
+	case KVM_PERFREG_PMINTENCLR:
+		write_pmintenclr(val);
+		break;
+	case KVM_PERFREG_PMOVSCLR:
+		write_pmovsclr(val);
+		break;
+	case KVM_PERFREG_PMUSERENR:
+		write_pmuserenr(val);
+		break;
+	}
+}
+
+/*
+ * An ISB on both sides of each write: a superset of the synchronisation
+ * arm_pmuv3.c's wrappers give each of these registers, for a path taken
+ * once.
+ */
+static void armv8pmu_hvc_trap_write(u16 id, u64 val)
+{
+	unsigned int idx = FIELD_GET(KVM_PERFREG_COUNTER, id);
+	bool cycle = idx == KVM_PERFREG_CYCLE;
+
+	isb();
+	switch (FIELD_GET(KVM_PERFREG_KIND, id)) {
+	case KVM_PERFREG_KIND_COUNTER:
+		if (cycle)
+			write_pmccntr(val);
+		else
+			write_pmevcntrn(idx, val);
+		break;
+	case KVM_PERFREG_KIND_TYPER:
+		if (cycle)
+			write_pmccfiltr(val);
+		else
+			write_pmevtypern(idx, val);
+		break;
+	default:
+		armv8pmu_hvc_trap_control(id, val);
+	}
+	isb();
+}
+
+static u64 armv8pmu_hvc_trap_read(u16 id)
+{
+	unsigned int idx = FIELD_GET(KVM_PERFREG_COUNTER, id);
+
+	if (id == KVM_PERFREG_PMOVSCLR)
+		return read_pmovsclr();
+	if (idx == KVM_PERFREG_CYCLE)
+		return read_pmccntr();
+	return read_pmevcntrn(idx);
+}
+
+/* One entry by trap, with the value and status the service would give. */
+static void armv8pmu_hvc_trap(struct kvm_perfreg_op *e)
+{
+	if (e->op != KVM_PERFREG_OP_WRITE)
+		e->value = armv8pmu_hvc_trap_read(e->id);
+	if (e->op != KVM_PERFREG_OP_READ)
+		armv8pmu_hvc_trap_write(e->id, e->value);
+	e->status = KVM_PERFREG_SUCCESS;
+}
+
+/*
+ * This CPU traps from now on, once its queued entries from @from on are
+ * carried out by trap, in order, in place (a caller may still read the
+ * values of its entries).
+ */
+static void armv8pmu_hvc_fall_back(struct armv8pmu_hvc_cpu *h,
+				   unsigned int from)
+{
+	for (; from < h->nr; from++)
+		armv8pmu_hvc_trap(&h->ops[from]);
+	__this_cpu_write(armv8pmu_hvc_trapped, true);
+}
+
+/*
+ * Whether this CPU still hands its accesses to the host.  Once a batch
+ * has failed on any CPU, each CPU falls back at its next access: it
+ * carries out what it has queued by trap, then sets its own flag, which
+ * armv8pmu_hvc() tests.  A flag each CPU sets for itself, once its queue
+ * is done, rather than the static key: no queued write is overtaken by a
+ * trapped one, and a flag may be set anywhere, the overflow handler
+ * included, where a static key may not be changed (it sleeps).
+ */
+static bool armv8pmu_hvc_live(struct armv8pmu_hvc_cpu *h)
+{
+	if (__this_cpu_read(armv8pmu_hvc_trapped))
+		return false;
+	if (likely(!atomic_read(&armv8pmu_hvc_failed)))
+		return true;
+	armv8pmu_hvc_fall_back(h, 0);
+	return false;
+}
+
+/* BATCH's flags: partial batches, and arm_pmuv3.perfreg_fail's failure. */
+static u64 armv8pmu_hvc_flags(void)
+{
+	unsigned int fail = READ_ONCE(armv8pmu_perfreg_fail);
+
+	if (likely(!fail) ||
+	    atomic_inc_return(&armv8pmu_hvc_batches) != fail)
+		return KVM_PERFREG_BATCH_PARTIAL;
+	return KVM_PERFREG_BATCH_PARTIAL | ARMV8PMU_HVC_FAIL_FLAG;
+}
+
+/*
+ * A batch failed: the service is not used again.  One warning, from the
+ * first CPU it fails on; printk is safe in any context.
+ */
+static void armv8pmu_hvc_fail(struct armv8pmu_hvc_cpu *h, unsigned int good,
+			      const struct arm_smccc_res *res, u64 flags)
+{
+	if (!atomic_xchg(&armv8pmu_hvc_failed, 1))
+		pr_warn("%s: KVM perf-register batch failed (status %ld, %lu failed, %u of %u entries done%s): registers trapped from now on\n",
+			armv8pmu_hvc_pmu->name, (long)res->a0, res->a1, good,
+			h->nr, flags & ARMV8PMU_HVC_FAIL_FLAG ?
+			", injected by arm_pmuv3.perfreg_fail" : "");
+	armv8pmu_hvc_fall_back(h, good);
+}
+
+/*
+ * Hand the queue over: one exit, and one more each time the host stops
+ * a call before the end (its work budget spent, or its CPU wanted back),
+ * resuming at the first entry left.
+ */
+static void armv8pmu_hvc_send(struct armv8pmu_hvc_cpu *h)
+{
+	u64 flags = armv8pmu_hvc_flags();
+	enum kvm_perfreg_verdict v;
+	struct arm_smccc_res res;
+	unsigned int from = 0;
+	u64 good;
+
+	do {
+		arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(BATCH),
+				     virt_to_phys(&h->ops[from]), h->nr - from,
+				     flags, &res);
+		v = kvm_perfreg_batch_verdict(res.a0, res.a1, res.a2,
+					      h->nr - from, &good);
+		from += good;
+	} while (v == KVM_PERFREG_BATCH_RESUME);
+	if (v == KVM_PERFREG_BATCH_FAILED)
+		armv8pmu_hvc_fail(h, from, &res, flags);
+}
+
+/*
+ * Send what is queued, unless this CPU traps: then every entry was
+ * carried out when it was queued.
+ */
 static void armv8pmu_hvc_flush(struct armv8pmu_hvc_cpu *h)
 {
-	struct arm_smccc_res res;
-
-	if (!h->nr)
-		return;
-	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(BATCH),
-			     virt_to_phys(h->ops), h->nr, 0, &res);
-	if (res.a0 != KVM_PERFREG_SUCCESS || res.a1)
-		pr_err_ratelimited("perf-register batch of %u: status %ld, %lu failed\n",
-				   h->nr, (long)res.a0, res.a1);
+	if (h->nr && armv8pmu_hvc_live(h))
+		armv8pmu_hvc_send(h);
 	h->nr = 0;
 }
 
-/* Queue one entry (IRQs off: the queue is this CPU's). */
+/*
+ * Queue one entry (IRQs off: the queue is this CPU's).  On a CPU that
+ * traps, the entry is carried out at once, and stays in the queue only
+ * so that the caller's indices hold.
+ */
 static struct kvm_perfreg_op *armv8pmu_hvc_queue(struct armv8pmu_hvc_cpu *h,
 						 u16 id, u8 op, u64 val)
 {
 	struct kvm_perfreg_op *e;
+	bool live;
 
 	lockdep_assert_irqs_disabled();
 	if (h->nr == KVM_PERFREG_BATCH_MAX)
 		armv8pmu_hvc_flush(h);
+	live = armv8pmu_hvc_live(h);
 	e = &h->ops[h->nr++];
 	*e = (struct kvm_perfreg_op){ .id = id, .op = op, .value = val };
+	if (!live)
+		armv8pmu_hvc_trap(e);
 	return e;
 }
 
@@ -193,17 +394,21 @@ noinline void armv8pmu_hvc_write_counter(int idx, u64 val)
 
 /*
  * PMCR_EL0 writes: E going up sends the queue, and ends the snapshot.
- * The copy kept for reads drops P and C, which reset counters when
- * written and read as zero, as the register's own reads would.
+ * So does a reset (P or C), which also ends the values a snapshot took:
+ * a batch then holds at most one reset, and stays within the work budget
+ * of one call (KVM_PERFREG_BATCH_BUDGET).  The copy kept for reads drops
+ * P and C, which reset counters when written and read as zero, as the
+ * register's own reads would.
  */
 noinline void armv8pmu_hvc_write_pmcr(u64 val)
 {
 	struct armv8pmu_hvc_cpu *h = this_cpu_ptr(&armv8pmu_hvc_cpu);
+	u64 reset = val & (ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
 
-	h->pmcr = val & ~(u64)(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+	h->pmcr = val & ~reset;
 	armv8pmu_hvc_write(KVM_PERFREG_PMCR, val);
 	h->stopped = !(val & ARMV8_PMU_PMCR_E);
-	if (h->stopped)
+	if (h->stopped && !reset)
 		return;
 	armv8pmu_hvc_flush(h);
 	h->cached = 0;
@@ -297,7 +502,10 @@ static int armv8pmu_hvc_alloc(void)
 	return 0;
 }
 
-/* Whether the host offers major version 1 with every call granted. */
+/*
+ * Whether the host offers every call: then VERSION's answer is in @res
+ * (a0 may still be a status).
+ */
 static bool armv8pmu_hvc_offered(struct arm_smccc_res *res)
 {
 	static const u32 funcs[] = {
@@ -310,15 +518,16 @@ static bool armv8pmu_hvc_offered(struct arm_smccc_res *res)
 		if (!kvm_arm_hyp_service_available(funcs[i]))
 			return false;
 	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(VERSION), res);
-	return (long)res->a0 >= 0 &&
-	       FIELD_GET(GENMASK(31, 16), res->a0) == KVM_PERFREG_VERSION_MAJOR;
+	return true;
 }
 
 /*
  * In a KVM guest (the driver calls this only there), at probe: use the
- * service if the host offers it, the boot parameter allows it, and the
- * PMU interrupt is not a pseudo-NMI (an NMI could land in the middle of
- * a batch being queued).  dmesg says which way the driver goes.
+ * service if the host offers it at version 1.1 or a later 1.x (batches
+ * carried out in part, which the driver resumes), the boot parameter
+ * allows it, and the PMU interrupt is not a pseudo-NMI (an NMI could
+ * land in the middle of a batch being queued).  dmesg says which way
+ * the driver goes.
  */
 void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
 {
@@ -329,9 +538,16 @@ void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
 			cpu_pmu->name);
 		return;
 	}
-	if (!armv8pmu_hvc_offered(&res)) {
+	if (!armv8pmu_hvc_offered(&res) || (long)res.a0 < 0) {
 		pr_info("%s: KVM perf-register service: not offered, registers trapped\n",
 			cpu_pmu->name);
+		return;
+	}
+	if (!kvm_perfreg_version_partial(res.a0)) {
+		pr_info("%s: KVM perf-register service %lu.%lu: not 1.1 or a later 1.x, registers trapped\n",
+			cpu_pmu->name,
+			FIELD_GET(KVM_PERFREG_VERSION_MAJOR_MASK, res.a0),
+			FIELD_GET(KVM_PERFREG_VERSION_MINOR_MASK, res.a0));
 		return;
 	}
 	if (system_uses_irq_prio_masking() || armv8pmu_hvc_alloc()) {
@@ -346,9 +562,11 @@ void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
 	cpu_pmu->pmu.commit_txn = armv8pmu_hvc_commit_txn;
 	cpu_pmu->pmu.cancel_txn = armv8pmu_hvc_end_txn;
 	static_branch_enable(&armv8pmu_hvc_key);
-	pr_info("%s: KVM perf-register service %lu.%lu: %lu registers, batches of up to %lu\n",
-		cpu_pmu->name, FIELD_GET(GENMASK(31, 16), res.a0),
-		FIELD_GET(GENMASK(15, 0), res.a0), res.a1, res.a2);
+	pr_info("%s: KVM perf-register service %lu.%lu: %lu registers, batches of up to %lu, %lu work units a call\n",
+		cpu_pmu->name,
+		FIELD_GET(KVM_PERFREG_VERSION_MAJOR_MASK, res.a0),
+		FIELD_GET(KVM_PERFREG_VERSION_MINOR_MASK, res.a0),
+		res.a1, res.a2, res.a3);
 }
 
 /* PMCR_EL0 as the driver last wrote it, less P and C. */

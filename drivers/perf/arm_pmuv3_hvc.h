@@ -5,7 +5,9 @@
  *
  * armv8pmu_hvc() says whether the driver, in a KVM guest, sends its PMU
  * register accesses through the service: a static branch, so that the
- * test costs a host one NOP.  Register IDs are <kvm/arm_pmu_hvc.h>'s
+ * test costs a host one NOP, then, in a guest that uses the service, a
+ * per-CPU flag that a CPU sets once the service has failed and it has
+ * fallen back to trapped accesses.  Register IDs are <kvm/arm_pmu_hvc.h>'s
  * KVM_PERFREG_*; every call but armv8pmu_hvc_init() is made with IRQs
  * off, on the CPU whose PMU it accesses.  Without the client
  * (CONFIG_ARM_PMUV3_KVM_PERFREG=n: not arm64) armv8pmu_hvc() is false
@@ -15,16 +17,19 @@
 #define __ARM_PMUV3_HVC_H
 
 #include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 struct arm_pmu;
 
 #ifdef CONFIG_ARM_PMUV3_KVM_PERFREG
 DECLARE_STATIC_KEY_FALSE(armv8pmu_hvc_key);
+DECLARE_PER_CPU(bool, armv8pmu_hvc_trapped);
 
 static inline bool armv8pmu_hvc(void)
 {
-	return static_branch_unlikely(&armv8pmu_hvc_key);
+	return static_branch_unlikely(&armv8pmu_hvc_key) &&
+	       !this_cpu_read(armv8pmu_hvc_trapped);
 }
 
 /* At probe, in a KVM guest: turns armv8pmu_hvc() on if the service is used. */

@@ -5,24 +5,38 @@
  * KVM vendor hypercalls (Documentation/virt/kvm/arm/perf-registers.rst).
  *
  * This header holds the ABI both sides use (register IDs, statuses, the
- * batch entry) and the pure decisions: which register an ID names, and
- * what status an access gets before any register is touched.  KVM
- * (arch/arm64/kvm/pmu_hvc.c) and the PMUv3 driver in a guest use them;
- * KUnit drives them (drivers/perf/tests/arm_pmuv3_perfreg_kunit.c).
+ * batch entry) and the pure decisions: which register an ID names, what
+ * status an access gets before any register is touched, what an entry
+ * costs and where a batch call stops, and what a caller makes of a
+ * batch call's answer.  KVM (arch/arm64/kvm/pmu_hvc.c) and the PMUv3
+ * driver in a guest (drivers/perf/arm_pmuv3_hvc.c) use them; KUnit
+ * drives them (drivers/perf/tests/arm_pmuv3_perfreg_kunit.c).
  */
 #ifndef __KVM_ARM_PMU_HVC_H
 #define __KVM_ARM_PMU_HVC_H
 
+#include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
 #include <linux/types.h>
 
-/* VERSION's a0: major in [31:16], minor in [15:0]; guests take major 1. */
+/*
+ * VERSION's a0: a guest takes major 1, and any minor of it.  1.1 added
+ * batches carried out in part (KVM_PERFREG_BATCH_PARTIAL), a2 of BATCH
+ * (the entries carried out), a3 of VERSION (KVM_PERFREG_BATCH_BUDGET)
+ * and lists that start anywhere 16-byte aligned in their page; it stops
+ * any batch at its work budget.
+ */
+#define KVM_PERFREG_VERSION_MAJOR_MASK	GENMASK(31, 16)
+#define KVM_PERFREG_VERSION_MINOR_MASK	GENMASK(15, 0)
 #define KVM_PERFREG_VERSION_MAJOR	1
-#define KVM_PERFREG_VERSION_MINOR	0
-#define KVM_PERFREG_VERSION		((KVM_PERFREG_VERSION_MAJOR << 16) | \
-					 KVM_PERFREG_VERSION_MINOR)
+#define KVM_PERFREG_VERSION_MINOR	1
+#define KVM_PERFREG_VERSION					\
+	(FIELD_PREP(KVM_PERFREG_VERSION_MAJOR_MASK,		\
+		    KVM_PERFREG_VERSION_MAJOR) |		\
+	 FIELD_PREP(KVM_PERFREG_VERSION_MINOR_MASK,		\
+		    KVM_PERFREG_VERSION_MINOR))
 
 /*
  * Statuses, in a0 and in each batch entry.  SMCCC's own for success,
@@ -64,10 +78,11 @@
 #define KVM_PERFREG_KIND_TYPER		2
 
 /*
- * One entry of a batch: the list is an array of these in one guest page
- * (page aligned, at most KVM_PERFREG_BATCH_MAX entries), which KVM reads
+ * One entry of a batch: the list is an array of these within one 4K
+ * guest page (at most KVM_PERFREG_BATCH_MAX entries), which KVM reads
  * once and carries out in order, then writes back with each entry's
- * status and, for reads, value.
+ * status and, for reads, value; an entry a call does not carry out is
+ * not written back.
  */
 struct kvm_perfreg_op {
 	u16 id;
@@ -87,6 +102,31 @@ struct kvm_perfreg_op {
 #define KVM_PERFREG_BATCH_PAGE		4096
 #define KVM_PERFREG_BATCH_MAX		(KVM_PERFREG_BATCH_PAGE / \
 					 sizeof(struct kvm_perfreg_op))
+
+/*
+ * BATCH's flags (a3).  PARTIAL (1.1): the caller takes a batch carried
+ * out in part.  The call may then stop after any entry: when its work
+ * budget is spent, when the host has other work for the vCPU thread (a
+ * signal or a reschedule pending), or after an entry that failed; a2
+ * says how many entries it carried out, and the caller calls again for
+ * the rest.  Without it (a 1.0 caller) a call stops only at its budget,
+ * and then fails.
+ */
+#define KVM_PERFREG_BATCH_PARTIAL	BIT(0)
+#define KVM_PERFREG_BATCH_FLAGS		KVM_PERFREG_BATCH_PARTIAL
+
+/*
+ * The work one BATCH call may do, in units (kvm_perfreg_cost()): one an
+ * entry, or, for an entry that may create, release, enable or disable
+ * the host perf events of several counters, one a counter.  Four units
+ * an entry of a full list.  A batch of the PMUv3 driver costs at most
+ * 569: entries of one counter or a chained pair, and at most one reset
+ * (PMCNTENCLR_EL0 and PMCR_EL0.P|C, 32 units each, and three entries of
+ * one), so it is carried out in one call; a list of 256 resets of a
+ * vPMU of 31 counters (8,192 perf event re-creations) takes eight.
+ * VERSION reports the budget in a3.
+ */
+#define KVM_PERFREG_BATCH_BUDGET	1024
 
 /*
  * The functions, as SMCCC vendor-hypervisor (owner 6) fast HVC64 calls,
@@ -123,7 +163,11 @@ static inline unsigned int kvm_perfreg_nr_ids(unsigned int n)
 }
 
 #ifdef CONFIG_ARM64
-#include <linux/bitfield.h>
+#include <linux/align.h>
+#include <linux/bitops.h>
+#include <linux/minmax.h>
+#include <linux/perf/arm_pmuv3.h>
+#include <linux/wordpart.h>
 #include <asm/sysreg.h>
 
 /* The control registers' encodings, by ID (below KVM_PERFREG_NR_CONTROL). */
@@ -210,16 +254,163 @@ static inline int kvm_perfreg_check(const struct kvm_perfreg_ctx *ctx, u64 bank,
 }
 
 /*
- * A batch call's arguments: a page-aligned guest address (whether it is
- * guest memory is found when it is read), 1 to KVM_PERFREG_BATCH_MAX
- * entries, no flags.
+ * A batch call's arguments: the list's guest address, 16-byte aligned
+ * (page aligned before 1.1), with all @nr entries in its 4K page
+ * (whether that is guest memory is found when it is read); 1 to
+ * KVM_PERFREG_BATCH_MAX entries; no flag but KVM_PERFREG_BATCH_FLAGS.
+ * A caller resumes a batch at the first entry a call left.
  */
 static inline int kvm_perfreg_batch_args(u64 ipa, u64 nr, u64 flags)
 {
-	if (ipa & (KVM_PERFREG_BATCH_PAGE - 1) || !nr ||
-	    nr > KVM_PERFREG_BATCH_MAX || flags)
+	u64 offset = ipa & (KVM_PERFREG_BATCH_PAGE - 1);
+
+	if (!IS_ALIGNED(ipa, sizeof(struct kvm_perfreg_op)) || !nr ||
+	    nr > KVM_PERFREG_BATCH_MAX ||
+	    offset + nr * sizeof(struct kvm_perfreg_op) > KVM_PERFREG_BATCH_PAGE ||
+	    flags & ~(u64)KVM_PERFREG_BATCH_FLAGS)
 		return KVM_PERFREG_INVALID_PARAMETER;
 	return KVM_PERFREG_SUCCESS;
+}
+
+/* PMCNTENSET_EL0's bits of the counters a vPMU of @n event counters has. */
+static inline u64 kvm_perfreg_counter_mask(unsigned int n)
+{
+	return (BIT_ULL(n) - 1) | BIT_ULL(KVM_PERFREG_CYCLE);
+}
+
+/*
+ * What entry @e costs a batch call's budget, for a vPMU of @n event
+ * counters: one unit, or one for each counter whose host perf event the
+ * access may create, release, enable or disable.  A PMCR_EL0 write resets
+ * the n event counters with P and the cycle counter with C, each a new
+ * perf event (kvm_pmu_handle_pmcr()); a PMCNTENSET_EL0 or PMCNTENCLR_EL0
+ * write enables or disables the counters it names
+ * (kvm_pmu_reprogram_counter_mask()).  A read-and-clear writes back what
+ * it reads, unknown beforehand: it costs what a write of every bit
+ * would.  Any other entry, a bad one included, costs one.
+ */
+static inline unsigned int kvm_perfreg_cost(const struct kvm_perfreg_op *e,
+					    unsigned int n)
+{
+	u64 val = e->op == KVM_PERFREG_OP_READ_CLEAR ? U64_MAX : e->value;
+	unsigned int units = 0;
+
+	if (e->op == KVM_PERFREG_OP_READ || e->op > KVM_PERFREG_OP_READ_CLEAR ||
+	    e->bank != KVM_PERFREG_BANK_PMU)
+		return 1;
+	switch (e->id) {
+	case KVM_PERFREG_PMCR:
+		units = (val & ARMV8_PMU_PMCR_P ? n : 0) +
+			(val & ARMV8_PMU_PMCR_C ? 1 : 0);
+		break;
+	case KVM_PERFREG_PMCNTENSET:
+	case KVM_PERFREG_PMCNTENCLR:
+		units = hweight64(val & kvm_perfreg_counter_mask(n));
+		break;
+	}
+	return max(units, 1U);
+}
+
+/* One BATCH call's progress through its list. */
+struct kvm_perfreg_progress {
+	u64 done;		/* entries carried out: a2 */
+	u64 failed;		/* of which failed: a1 */
+	unsigned int budget;	/* units left */
+	bool partial;		/* the caller passed KVM_PERFREG_BATCH_PARTIAL */
+};
+
+static inline struct kvm_perfreg_progress kvm_perfreg_progress_init(u64 flags)
+{
+	return (struct kvm_perfreg_progress) {
+		.budget = KVM_PERFREG_BATCH_BUDGET,
+		.partial = flags & KVM_PERFREG_BATCH_PARTIAL,
+	};
+}
+
+/*
+ * Whether a call stops before its next entry, which costs @cost units;
+ * if not, the entry is charged to the budget.  A call carries out at
+ * least one entry, so that each makes progress.  After that it stops
+ * before an entry the budget no longer covers, and, for a caller that
+ * takes a partial batch, after an entry that failed (so that the caller
+ * can redo the rest in order, another way) or when the host has other
+ * work (@yield: a signal or a reschedule pending).  A 1.0 caller could
+ * not resume a call stopped for that, so its calls stop only at the
+ * budget.
+ */
+static inline bool kvm_perfreg_stop(struct kvm_perfreg_progress *p,
+				    unsigned int cost, bool yield)
+{
+	if (p->done &&
+	    (cost > p->budget || (p->partial && (p->failed || yield))))
+		return true;
+	p->budget -= min(cost, p->budget);
+	return false;
+}
+
+/* An entry carried out, with @status. */
+static inline void kvm_perfreg_count(struct kvm_perfreg_progress *p, int status)
+{
+	p->done++;
+	p->failed += status != KVM_PERFREG_SUCCESS;
+}
+
+/*
+ * The status of a call of @nr entries that went as far as @p says: for
+ * a caller that takes a partial batch, success; for any other, success
+ * only if the call went through the whole list, and otherwise an
+ * invalid parameter (a list that costs more than one call may do).
+ */
+static inline int kvm_perfreg_batch_status(const struct kvm_perfreg_progress *p,
+					   u64 nr)
+{
+	return p->partial || p->done == nr ? KVM_PERFREG_SUCCESS :
+					     KVM_PERFREG_INVALID_PARAMETER;
+}
+
+/* What a caller that passed KVM_PERFREG_BATCH_PARTIAL makes of an answer. */
+enum kvm_perfreg_verdict {
+	KVM_PERFREG_BATCH_DONE,		/* every entry carried out */
+	KVM_PERFREG_BATCH_RESUME,	/* call again for the rest */
+	KVM_PERFREG_BATCH_FAILED,	/* do the rest another way */
+};
+
+/*
+ * The answer (@status, @failed, @done: a0, a1, a2) to a partial call of
+ * @sent entries, for a caller that needs every entry carried out, as the
+ * PMUv3 driver does.  *@good: how many entries, from the first, were
+ * carried out and succeeded, which need nothing more.  A failed entry
+ * fails the batch: a caller that sends only what its grants allow has
+ * no failure to expect, so the service is not doing what it says.  An
+ * answer the ABI never gives (more entries carried out than sent, more
+ * than one failed, success with none carried out) is a failure with
+ * nothing carried out: no entry's outcome is taken on trust.
+ */
+static inline enum kvm_perfreg_verdict
+kvm_perfreg_batch_verdict(long status, u64 failed, u64 done, u64 sent,
+			  u64 *good)
+{
+	*good = 0;
+	if (done > sent || failed > 1 || failed > done)
+		return KVM_PERFREG_BATCH_FAILED;
+	*good = done - failed;
+	if (status != KVM_PERFREG_SUCCESS || failed || !done)
+		return KVM_PERFREG_BATCH_FAILED;
+	return done < sent ? KVM_PERFREG_BATCH_RESUME : KVM_PERFREG_BATCH_DONE;
+}
+
+/*
+ * Whether VERSION's @a0 offers partial batches: major 1, minor 1 or
+ * later, nothing above bit 31 (a negative @a0 is a status).
+ */
+static inline bool kvm_perfreg_version_partial(long a0)
+{
+	u64 v = a0;
+
+	return !upper_32_bits(v) &&
+	       FIELD_GET(KVM_PERFREG_VERSION_MAJOR_MASK, v) ==
+	       KVM_PERFREG_VERSION_MAJOR &&
+	       FIELD_GET(KVM_PERFREG_VERSION_MINOR_MASK, v) >= 1;
 }
 #endif /* CONFIG_ARM64 */
 

@@ -11,12 +11,12 @@ PMU=$(ls -d /sys/bus/event_source/devices/armv8_pmuv3* | head -1)
 stty -echo 2>/dev/null	# the host's answers are not echoed back to it
 
 # --- the driver's path to the vPMU registers, as the boot asked ---
-# The host offers the perf-register service (kvm.perf_regs=1): the driver
-# uses it unless arm_pmuv3.perfreg=0 keeps it on trapped accesses.
+# The host offers the perf-register service (kvm.perf_regs=1) at 1.1: the
+# driver uses it unless arm_pmuv3.perfreg=0 keeps it on trapped accesses.
 line=$(dmesg | grep 'KVM perf-register service' | sed 's/^\[[ 0-9.]*\] //')
 case "$(cat /proc/cmdline)" in
 *arm_pmuv3.perfreg=0*) want='service: off (arm_pmuv3.perfreg=0)' ;;
-*) want='service 1.0: ' ;;
+*) want='service 1.1: ' ;;
 esac
 echo "$line" | grep -qF "$want"; result perfreg_path $? "${line:-no perf-register line in dmesg}"
 

@@ -9,21 +9,30 @@
 #   guest  what the bits mean in a guest, multiplexing, and the host's
 #          view of the guest, asking the host for perf stat / perf record
 #          / perf kvm on its vCPU thread (tests/guest/guest.sh);
-#   fuzz   10,000 attrs of the attr fuzzer, sampling included.
+#   fuzz   10,000 attrs of the attr fuzzer, sampling included;
+#   perfreg_fail  the driver's fallback when the service fails
+#          (tests/guest/perfreg_fail.sh).
 #
 # With the perf-register service granted (kvm.perf_regs=1), so that the
 # guest's driver uses it; then check and guest again with the driver kept
 # on trapped accesses (arm_pmuv3.perfreg=0): the exact EL0 figures must
-# be the same both ways.  Each run's KTAP nests under its guest_checks
-# result and its console is scanned like every boot's; last, the host's
-# own split must still be exact.  Sourced by /init (the -up boots: on one
-# CPU QEMU's counts hold nothing of another vCPU's work, README, Known
-# limits).
-plan 8
+# be the same both ways.  Then check once more with the service failing
+# (arm_pmuv3.perfreg_fail=3, for testing only: the host refuses the
+# driver's third batch, which, after the reset at probe, falls in the
+# check job's first perf run), and perfreg_fail, which checks that the
+# driver said so once and traps from then on: the check job's exact
+# figures must be the trapped guest's.  Each run's KTAP nests under its
+# guest_checks result and its console is scanned like every boot's;
+# last, the host's own split must still be exact.  Sourced by /init (the
+# -up boots: on one CPU QEMU's counts hold nothing of another vCPU's
+# work, README, Known limits).
+plan 12
 
 GUEST_JOBS=check,guest,fuzz
 GUEST_LOG=/tmp/guest.log
 TRAPPED_LOG=/tmp/guest-trapped.log
+FALLBACK_JOBS=check,perfreg_fail
+FALLBACK_LOG=/tmp/guest-fallback.log
 
 # The guest's KTAP, one level below this job's results (a subtest named
 # as the result that follows it): its lines are indented, everything else
@@ -58,6 +67,12 @@ exact_figures() {	# log
 		paste -sd' ' -
 }
 
+# The check job's exact figures alone, for a run without the guest job.
+check_figures() {	# log
+	sed -n -e 's/.*# user_exact: \(.*\)/\1/p' \
+		-e 's/.*# raw_and_long: \(.*\)/\1/p' "$1" | paste -sd' ' -
+}
+
 timed_vm_run() {	# log jobs [kernel args...]  -> rc, secs
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	vm_run "$@" > /tmp/vmhost.out 2>&1
@@ -83,6 +98,14 @@ with=$(exact_figures $GUEST_LOG)
 without=$(exact_figures $TRAPPED_LOG)
 [ -n "$with" ] && [ "$with" = "$without" ]
 result figures_identical $? "service: $with; trapped: $without"
+
+# The service failing: the driver falls back to traps, for good.
+timed_vm_run $FALLBACK_LOG $FALLBACK_JOBS arm_pmuv3.perfreg_fail=3
+guest_results $FALLBACK_LOG $FALLBACK_JOBS $rc $secs _fallback
+after=$(check_figures $FALLBACK_LOG)
+trapped=$(check_figures $TRAPPED_LOG)
+[ -n "$after" ] && [ "$after" = "$trapped" ]
+result figures_after_fallback $? "after the fallback: $after; trapped: $trapped"
 
 split_exact /bin/pmu_split run
 result host_split_after $? "after the guests: {G,H,GH} of pmu_split: G=$g H=$h all=$gh"

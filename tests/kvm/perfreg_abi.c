@@ -27,7 +27,14 @@
  *    flags: INVALID_PARAMETER; 4,000 entries of random IDs, banks, ops
  *    and values: every status one of the four; and a second vCPU
  *    scribbling over the page while the first sends batches from it: the
- *    host survives and the pages either side are untouched.
+ *    host survives and the pages either side are untouched;
+ *  - 1.1: VERSION 1.1 with the work budget in a3; 256 resets (PMCR_EL0.P
+ *    and C, N + 1 units each) sent with PARTIAL stop at the budget and,
+ *    resumed at the first entry left, all get done; the same from a 1.0
+ *    caller stop at the budget, fail and say how far they went (only
+ *    those entries written back); lists anywhere 16-byte aligned in
+ *    their page, not past it; a partial call stops after its first
+ *    failed entry.
  */
 #include <pthread.h>
 
@@ -53,10 +60,15 @@
 #define BIT_BATCH	BIT(19)
 #define ALL		(BIT_VERSION | BIT_GET | BIT_SET | BIT_BATCH)
 
+#define VERSION_1_1	0x10001
+#define BUDGET		1024	/* units a batch call may spend */
+#define PARTIAL		BIT(0)	/* BATCH flag: the caller resumes */
+
 #define ST_OK		0
 #define ST_NOT_SUPPORTED (-1L)
 #define ST_INVALID	(-3L)
 #define ST_NO_ACCESS	(-64L)
+#define ST_UNTOUCHED	12345	/* what the guest leaves in an entry */
 
 #define ID_PMCR		0x000
 #define ID_PMCNTENSET	0x001
@@ -87,6 +99,8 @@ struct perfreg_op {
 #define INST_RETIRED	0x08
 #define EXCLUDE_EL1	BIT(31)
 #define PMCR_E		BIT(0)
+#define PMCR_P		BIT(1)
+#define PMCR_C		BIT(2)
 #define LOOP		100000
 
 /* ---- guest side ---- */
@@ -350,7 +364,7 @@ static void guest_batch(uint64_t gva, uint64_t gpa)
 	call(BATCH, gpa, 2, 0, NULL);
 	GUEST_SYNC_ARGS(1, ops[0].value, ops[1].value, ops[0].status, ops[1].status);
 
-	GUEST_SYNC_ARGS(2, call(BATCH, gpa + 16, 1, 0, NULL),
+	GUEST_SYNC_ARGS(2, call(BATCH, gpa + 8, 1, 0, NULL),
 			call(BATCH, gpa, 0, 0, NULL),
 			call(BATCH, gpa, 257, 0, NULL),
 			call(BATCH, gpa, 1, 1, NULL));
@@ -381,6 +395,81 @@ static void guest_batch(uint64_t gva, uint64_t gpa)
 				    ops[i].status == ST_NOT_SUPPORTED;
 	}
 	GUEST_SYNC_ARGS(4, calls_ok, statuses, 0, 0);
+	GUEST_DONE();
+}
+
+/* 256 resets (P and C, never E: nothing runs), untouched so far. */
+static void fill_resets(struct perfreg_op *ops)
+{
+	int i;
+
+	for (i = 0; i < 256; i++)
+		ops[i] = (struct perfreg_op){ .id = ID_PMCR, .op = OP_WRITE,
+					      .status = ST_UNTOUCHED,
+					      .value = PMCR_P | PMCR_C };
+}
+
+static uint64_t count_status(struct perfreg_op *ops, uint64_t from,
+			     uint64_t to, int32_t status)
+{
+	uint64_t i, n = 0;
+
+	for (i = from; i < to && i < 256; i++)
+		n += ops[i].status == status;
+	return n;
+}
+
+/*
+ * 1.1 from the page at @gva (guest physical @gpa): VERSION; resets
+ * resumed to the end; the same without PARTIAL; lists inside the page;
+ * a partial call that meets a failed entry.
+ */
+static void guest_partial(uint64_t gva, uint64_t gpa)
+{
+	struct perfreg_op *ops = (void *)gva;
+	uint64_t done = 0, calls = 0, first = 0, bad = 0, n;
+	struct arm_smccc_res res;
+	int i;
+
+	smccc_hvc(VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
+	GUEST_SYNC_ARGS(0, res.a0, res.a2, res.a3, nr_counters());
+
+	fill_resets(ops);
+	while (done < 256 && calls < 512) {
+		smccc_hvc(BATCH, gpa + done * sizeof(*ops), 256 - done, PARTIAL,
+			  0, 0, 0, 0, &res);
+		calls++;
+		if ((long)res.a0 != ST_OK || res.a1 || !res.a2 ||
+		    res.a2 > 256 - done) {
+			bad++;
+			break;
+		}
+		first = first ?: res.a2;
+		done += res.a2;
+	}
+	bad += 256 - count_status(ops, 0, 256, ST_OK);
+	GUEST_SYNC_ARGS(1, done, calls, first, bad);
+
+	fill_resets(ops);
+	smccc_hvc(BATCH, gpa, 256, 0, 0, 0, 0, 0, &res);
+	n = res.a2;
+	GUEST_SYNC_ARGS(2, res.a0, n, count_status(ops, 0, n, ST_OK),
+			count_status(ops, n, 256, ST_UNTOUCHED));
+
+	for (i = 0; i < 256; i++)
+		ops[i] = (struct perfreg_op){ .id = ID_PMCR, .op = OP_READ };
+	GUEST_SYNC_ARGS(3, call(BATCH, gpa + 16 * 100, 156, 0, NULL),
+			call(BATCH, gpa + 4096 - 16, 1, 0, NULL),
+			call(BATCH, gpa + 4096 - 16, 2, 0, NULL),
+			call(BATCH, gpa + 16, 256, 0, NULL));
+	GUEST_SYNC_ARGS(4, call(BATCH, gpa, 1, PARTIAL, NULL),
+			call(BATCH, gpa, 1, BIT(1), NULL),
+			call(BATCH, gpa, 1, BIT(63) | PARTIAL, NULL), 0);
+
+	ops[1] = (struct perfreg_op){ .id = 0x0ff, .op = OP_READ };
+	ops[2].status = ST_UNTOUCHED;
+	smccc_hvc(BATCH, gpa, 3, PARTIAL, 0, 0, 0, 0, &res);
+	GUEST_SYNC_ARGS(5, res.a0, res.a1, res.a2, ops[2].status == ST_UNTOUCHED);
 	GUEST_DONE();
 }
 
@@ -443,8 +532,8 @@ static void test_discovery(void)
 	vcpu_args_set(vcpu, 1, 1);
 	run_to(vcpu, a);
 	nr_ids = 11 + 2 * (a[4] + 1);
-	check(a[1] == ALL && a[2] == 0x10000 && a[3] == nr_ids, "discovery_shown",
-	      "KVM_FEATURES a2=%#lx (want %#lx), VERSION %#lx (want 0x10000), %lu IDs (want %lu for N=%lu)",
+	check(a[1] == ALL && a[2] == VERSION_1_1 && a[3] == nr_ids, "discovery_shown",
+	      "KVM_FEATURES a2=%#lx (want %#lx), VERSION %#lx (want 0x10001), %lu IDs (want %lu for N=%lu)",
 	      a[1], (uint64_t)ALL, a[2], a[3], nr_ids, a[4]);
 	vm_done(vm, gic);
 
@@ -541,8 +630,8 @@ static void test_access(void)
 	vm = vm_for(guest_discovery, ALL, false, &vcpu, &gic);
 	vcpu_args_set(vcpu, 1, 0);
 	run_to(vcpu, a);
-	check((long)a[2] == 0x10000 && a[3] == 0, "no_vpmu_version",
-	      "VERSION %#lx, %lu IDs (want 0x10000, 0)", a[2], a[3]);
+	check(a[2] == VERSION_1_1 && a[3] == 0, "no_vpmu_version",
+	      "VERSION %#lx, %lu IDs (want 0x10001, 0)", a[2], a[3]);
 	run_to(vcpu, a);
 	check((long)a[1] == ST_NO_ACCESS && (long)a[2] == ST_NO_ACCESS &&
 	      (long)a[3] == ST_NO_ACCESS, "no_vpmu_no_access",
@@ -628,7 +717,7 @@ static void test_batch(void)
 	run_to(vcpu, a);
 	check((long)a[1] == ST_INVALID && (long)a[2] == ST_INVALID &&
 	      (long)a[3] == ST_INVALID && (long)a[4] == ST_INVALID, "batch_bad_args",
-	      "misaligned %ld, 0 entries %ld, 257 %ld, flags %ld (want -3 each)",
+	      "inside an entry (IPA + 8) %ld, 0 entries %ld, 257 %ld, flags %ld (want -3 each)",
 	      (long)a[1], (long)a[2], (long)a[3], (long)a[4]);
 	run_to(vcpu, a);
 	check((long)a[1] == ST_INVALID && (long)a[2] == ST_INVALID, "batch_not_memory",
@@ -637,6 +726,59 @@ static void test_batch(void)
 	check(a[1] == 16 && a[2] == 16 * 250, "batch_random_entries",
 	      "%lu of 16 calls succeeded, %lu of 4000 entries with a known status",
 	      a[1], a[2]);
+	vm_done(vm, gic);
+}
+
+/*
+ * A reset costs N + 1 units of the budget: a call carries out at most
+ * BUDGET / (N + 1) of them.  With PARTIAL the host may stop sooner (it
+ * wants its CPU back), never later; without, exactly there.
+ */
+static void test_partial(void)
+{
+	uint64_t a[5], b[5], gva, n, per_call, min_calls, whole;
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm;
+	int gic;
+
+	vm = vm_for(guest_partial, ALL, true, &vcpu, &gic);
+	gva = vm_alloc_page(vm);
+	vcpu_args_set(vcpu, 2, gva, addr_gva2gpa(vm, gva));
+	run_to(vcpu, a);
+	n = a[4];
+	check(a[1] == VERSION_1_1 && a[2] == 256 && a[3] == BUDGET, "version_1_1",
+	      "VERSION %#lx (want %#x), batches of up to %lu (want 256), budget %lu (want %d)",
+	      a[1], VERSION_1_1, a[2], a[3], BUDGET);
+	per_call = BUDGET / (n + 1);
+	min_calls = (256 + per_call - 1) / per_call;
+	whole = per_call < 256 ? per_call : 256;
+
+	run_to(vcpu, a);
+	check(a[1] == 256 && a[4] == 0 && a[3] >= 1 && a[3] <= per_call &&
+	      a[2] >= min_calls, "batch_partial_resumes",
+	      "256 resets, N=%lu: %lu done in %lu calls (at least %lu), the first %lu (at most %lu), %lu bad",
+	      n, a[1], a[2], min_calls, a[3], per_call, a[4]);
+
+	run_to(vcpu, a);
+	check((long)a[1] == (whole < 256 ? ST_INVALID : ST_OK) && a[2] == whole &&
+	      a[3] == whole && a[4] == 256 - whole, "batch_whole_stops_at_budget",
+	      "256 resets without PARTIAL: status %ld, %lu carried out (want %lu), %lu written back, %lu untouched (want %lu)",
+	      (long)a[1], a[2], whole, a[3], a[4], 256 - whole);
+
+	run_to(vcpu, a);
+	run_to(vcpu, b);
+	check((long)a[1] == ST_OK && (long)a[2] == ST_OK && (long)a[3] == ST_INVALID &&
+	      (long)a[4] == ST_INVALID && (long)b[1] == ST_OK &&
+	      (long)b[2] == ST_INVALID && (long)b[3] == ST_INVALID, "batch_in_page",
+	      "entries 100-255 %ld, the last %ld, the last and one more %ld, 1-256 %ld (want 0 0 -3 -3); PARTIAL %ld, flag 1 %ld, flag 63 %ld (want 0 -3 -3)",
+	      (long)a[1], (long)a[2], (long)a[3], (long)a[4], (long)b[1],
+	      (long)b[2], (long)b[3]);
+
+	run_to(vcpu, a);
+	check((long)a[1] == ST_OK && a[2] == 1 && a[3] == 2 && a[4] == 1,
+	      "batch_partial_stops_at_failure",
+	      "read, bad ID, read with PARTIAL: status %ld, %lu failed, %lu carried out (want 0, 1, 2), third entry %s",
+	      (long)a[1], a[2], a[3], a[4] ? "untouched" : "WRITTEN");
 	vm_done(vm, gic);
 }
 
@@ -735,7 +877,7 @@ int main(void)
 {
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 
-	plan(21);
+	plan(26);
 	test_discovery();
 	test_filter();
 	test_every_id();
@@ -744,6 +886,7 @@ int main(void)
 	test_el0();
 	test_counts();
 	test_batch();
+	test_partial();
 	test_race();
 	printf("perfreg_abi: %d failed\n", failures);
 	return failures ? 1 : 0;

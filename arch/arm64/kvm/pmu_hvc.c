@@ -10,12 +10,17 @@
  * trap's; the service saves the exits, one a register, and nothing else.
  * What an access may do is decided first, by the pure checks of the
  * header, so that the emulation is never asked for an access a trap
- * would have refused with an UNDEF.
+ * would have refused with an UNDEF.  So is how far a batch call goes:
+ * each entry is weighed against the call's work budget before it is
+ * carried out, and a caller that takes partial batches gets the vCPU
+ * thread's CPU back as soon as the host wants it.
  */
 #include <linux/kvm_host.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/perf/arm_pmuv3.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 
 #include <asm/kvm_emulate.h>
 #include <kvm/arm_hypercalls.h>
@@ -103,10 +108,10 @@ static int kvm_perfreg_access(struct kvm_vcpu *vcpu,
 
 /*
  * The batch page: its memslot (looked up once, through the vCPU's
- * last-used-slot cache) and its user address, if the whole page is guest
- * memory the guest may write -- checked before any entry is carried out,
- * so that a bad page does nothing at all.  The page is 4K and 4K-aligned,
- * so it lies within one host page.
+ * last-used-slot cache) and the user address of the list in it, if the
+ * whole page is guest memory the guest may write -- checked before any
+ * entry is carried out, so that a bad page does nothing at all.  The
+ * list lies within one 4K-aligned page, so within one host page.
  */
 struct kvm_perfreg_page {
 	struct kvm_memory_slot *slot;
@@ -129,55 +134,89 @@ static bool kvm_perfreg_page_get(struct kvm_vcpu *vcpu, gpa_t ipa,
 	return true;
 }
 
-/* Carry out a checked batch (kvm->srcu held). */
-static void kvm_perfreg_run(struct kvm_vcpu *vcpu,
-			    const struct kvm_perfreg_ctx *ctx,
-			    const struct kvm_perfreg_page *pg, u64 nr, u64 *val)
+/*
+ * Whether the vCPU thread should give its CPU back: a reschedule or a
+ * signal is pending.  The run loop handles both once the call returns.
+ */
+static bool kvm_perfreg_yield(void)
 {
-	struct kvm_perfreg_op ops[KVM_PERFREG_CHUNK];
-	u64 done, failed = 0;
-	unsigned int i, n;
+	return need_resched() || signal_pending(current);
+}
 
-	for (done = 0; done < nr; done += n) {
-		void __user *at = pg->uaddr + done * sizeof(ops[0]);
+/* Carry out entries of @ops in order until the call stops: how many were. */
+static unsigned int kvm_perfreg_chunk(struct kvm_vcpu *vcpu,
+				      const struct kvm_perfreg_ctx *ctx,
+				      struct kvm_perfreg_progress *p,
+				      struct kvm_perfreg_op *ops, unsigned int n)
+{
+	unsigned int i;
 
-		n = min_t(u64, nr - done, KVM_PERFREG_CHUNK);
-		if (__copy_from_user(ops, at, n * sizeof(ops[0])))
+	for (i = 0; i < n; i++) {
+		struct kvm_perfreg_op *e = &ops[i];
+
+		if (kvm_perfreg_stop(p, kvm_perfreg_cost(e, ctx->nr_counters),
+				     kvm_perfreg_yield()))
 			break;
-		for (i = 0; i < n; i++) {
-			ops[i].status = kvm_perfreg_access(vcpu, ctx, ops[i].bank,
-							   ops[i].id, ops[i].op,
-							   &ops[i].value);
-			failed += ops[i].status != KVM_PERFREG_SUCCESS;
-		}
-		if (__copy_to_user(at, ops, n * sizeof(ops[0])))
-			break;
-		mark_page_dirty_in_slot(vcpu->kvm, pg->slot, pg->gfn);
+		e->status = kvm_perfreg_access(vcpu, ctx, e->bank, e->id, e->op,
+					       &e->value);
+		kvm_perfreg_count(p, e->status);
 	}
-	/*
-	 * The page was checked: only a VMM that unmapped it under us gets
-	 * here.
-	 */
-	val[0] = done < nr ? KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
-	val[1] = failed;
+	return i;
 }
 
 /*
- * BATCH(ipa, nr, flags): carry out @nr entries of the page at @ipa in
- * order.  Each entry is read from guest memory exactly once, into a
- * kernel copy that is checked and carried out, then written back with its
- * status: a guest that changes the page meanwhile (from another vCPU)
- * changes only entries not read yet.  a1: how many entries failed.
+ * Carry out a checked batch of @nr entries (kvm->srcu held) until it is
+ * done or kvm_perfreg_stop() ends the call.  Each chunk is read from the
+ * guest's page once, and only the entries carried out are written back.
+ *
+ * Return: false if the page stopped being guest memory the guest may
+ * write (a VMM that unmapped it under us); the entries of the chunk in
+ * hand are then carried out but may not be written back.
+ */
+static bool kvm_perfreg_run(struct kvm_vcpu *vcpu,
+			    const struct kvm_perfreg_ctx *ctx,
+			    const struct kvm_perfreg_page *pg, u64 nr,
+			    struct kvm_perfreg_progress *p)
+{
+	struct kvm_perfreg_op ops[KVM_PERFREG_CHUNK];
+	unsigned int n, ran;
+
+	do {
+		void __user *at = pg->uaddr + p->done * sizeof(ops[0]);
+
+		n = min_t(u64, nr - p->done, KVM_PERFREG_CHUNK);
+		if (__copy_from_user(ops, at, n * sizeof(ops[0])))
+			return false;
+		ran = kvm_perfreg_chunk(vcpu, ctx, p, ops, n);
+		if (!ran)
+			break;
+		if (__copy_to_user(at, ops, ran * sizeof(ops[0])))
+			return false;
+		mark_page_dirty_in_slot(vcpu->kvm, pg->slot, pg->gfn);
+	} while (ran == n && p->done < nr);
+	return true;
+}
+
+/*
+ * BATCH(ipa, nr, flags): carry out up to @nr entries of the list at @ipa
+ * in order.  Each entry is read from guest memory once, into a kernel
+ * copy that is weighed, checked and carried out, then written back with
+ * its status: a guest that changes the page meanwhile (from another
+ * vCPU) changes only entries not read yet.  The call stops where
+ * kvm_perfreg_stop() says (its work budget; for a caller that takes
+ * partial batches also a failed entry, or the host wanting the CPU).
+ * a1: how many entries failed; a2: how many were carried out.
  */
 static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 {
 	struct kvm_perfreg_ctx ctx = kvm_perfreg_ctx_of(vcpu);
 	gpa_t ipa = smccc_get_arg1(vcpu);
-	u64 nr = smccc_get_arg2(vcpu);
+	u64 nr = smccc_get_arg2(vcpu), flags = smccc_get_arg3(vcpu);
+	struct kvm_perfreg_progress p = kvm_perfreg_progress_init(flags);
 	struct kvm_perfreg_page pg;
 	int idx;
 
-	val[0] = kvm_perfreg_batch_args(ipa, nr, smccc_get_arg3(vcpu));
+	val[0] = kvm_perfreg_batch_args(ipa, nr, flags);
 	if (val[0])
 		return;
 	if (!ctx.has_pmu) {
@@ -186,11 +225,14 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
 	}
 	/* The memslots, looked up and read through, are SRCU-protected. */
 	idx = srcu_read_lock(&vcpu->kvm->srcu);
-	if (kvm_perfreg_page_get(vcpu, ipa, &pg))
-		kvm_perfreg_run(vcpu, &ctx, &pg, nr, val);
+	if (kvm_perfreg_page_get(vcpu, ipa, &pg) &&
+	    kvm_perfreg_run(vcpu, &ctx, &pg, nr, &p))
+		val[0] = kvm_perfreg_batch_status(&p, nr);
 	else
 		val[0] = KVM_PERFREG_INVALID_PARAMETER;
 	srcu_read_unlock(&vcpu->kvm->srcu, idx);
+	val[1] = p.failed;
+	val[2] = p.done;
 }
 
 /*
@@ -216,6 +258,7 @@ void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
 		val[0] = KVM_PERFREG_VERSION;
 		val[1] = ctx.has_pmu ? kvm_perfreg_nr_ids(ctx.nr_counters) : 0;
 		val[2] = KVM_PERFREG_BATCH_MAX;
+		val[3] = KVM_PERFREG_BATCH_BUDGET;
 		break;
 	case KVM_PERFREG_FUNC_GET:
 		ctx = kvm_perfreg_ctx_of(vcpu);

@@ -6,7 +6,12 @@
  * ID past the counters, a kind that does not exist or a control number
  * past the list names none); the number of IDs; the status an access
  * gets before any register is touched, for every grant, direction and
- * kind of bad argument; and a batch call's arguments.
+ * kind of bad argument; a batch call's arguments, where a resumed list
+ * may start and end; what each entry costs; where a batch call stops,
+ * played out call by call with the host's and the guest driver's halves
+ * (a list of 256 resets stops early and resumes to the end, the driver's
+ * own batches go in one call, a failed entry ends a partial call); what
+ * the driver makes of each answer; and which versions it takes.
  */
 #include <kunit/test.h>
 #include <kvm/arm_pmu_hvc.h>
@@ -156,32 +161,487 @@ static void check_test(struct kunit *test)
 			c->status);
 }
 
+#define BATCH_IPA	0x80000000ULL	/* a page-aligned guest address */
+#define OP_SIZE	sizeof(struct kvm_perfreg_op)
+
+struct batch_args_case {
+	const char *name;
+	u64 ipa, nr, flags;
+	int status;
+};
+
+static const struct batch_args_case batch_args_cases[] = {
+	{ "page_aligned", BATCH_IPA, 1, 0, 0 },
+	{ "page_aligned_full", BATCH_IPA, KVM_PERFREG_BATCH_MAX, 0, 0 },
+	/* 1.1: a resumed list starts at an entry, and ends in its page */
+	{ "second_entry", BATCH_IPA + OP_SIZE, 1, 0, 0 },
+	{ "second_entry_to_end", BATCH_IPA + OP_SIZE, KVM_PERFREG_BATCH_MAX - 1, 0, 0 },
+	{ "last_entry", BATCH_IPA + 4096 - OP_SIZE, 1, 0, 0 },
+	{ "second_entry_past_end", BATCH_IPA + OP_SIZE, KVM_PERFREG_BATCH_MAX, 0,
+	  KVM_PERFREG_INVALID_PARAMETER },
+	{ "last_entry_and_one_more", BATCH_IPA + 4096 - OP_SIZE, 2, 0,
+	  KVM_PERFREG_INVALID_PARAMETER },
+	{ "inside_an_entry", BATCH_IPA + 8, 1, 0, KVM_PERFREG_INVALID_PARAMETER },
+	{ "odd_address", BATCH_IPA + 1, 1, 0, KVM_PERFREG_INVALID_PARAMETER },
+	{ "no_entries", BATCH_IPA, 0, 0, KVM_PERFREG_INVALID_PARAMETER },
+	{ "one_too_many", BATCH_IPA, KVM_PERFREG_BATCH_MAX + 1, 0,
+	  KVM_PERFREG_INVALID_PARAMETER },
+	{ "nr_all_ones", BATCH_IPA, ~0ULL, 0, KVM_PERFREG_INVALID_PARAMETER },
+	{ "partial", BATCH_IPA, 1, KVM_PERFREG_BATCH_PARTIAL, 0 },
+	{ "flag_1", BATCH_IPA, 1, BIT_ULL(1), KVM_PERFREG_INVALID_PARAMETER },
+	{ "flag_63", BATCH_IPA, 1, BIT_ULL(63) | KVM_PERFREG_BATCH_PARTIAL,
+	  KVM_PERFREG_INVALID_PARAMETER },
+};
+
+static void batch_args_case_desc(const struct batch_args_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(batch_args, batch_args_cases, batch_args_case_desc);
+
 static void batch_args_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(0x80000000, 1, 0), 0);
-	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(0x80000000,
-						     KVM_PERFREG_BATCH_MAX, 0), 0);
-	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(0x80000010, 1, 0),
-			KVM_PERFREG_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(0x80000000, 0, 0),
-			KVM_PERFREG_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(0x80000000,
-						     KVM_PERFREG_BATCH_MAX + 1, 0),
-			KVM_PERFREG_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(0x80000000, 1, 1),
-			KVM_PERFREG_INVALID_PARAMETER);
-	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(0x80000000, ~0ULL, 0),
-			KVM_PERFREG_INVALID_PARAMETER);
-	/* A page's worth of entries, 16 bytes each. */
+	const struct batch_args_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_args(c->ipa, c->nr, c->flags),
+			c->status);
+}
+
+/* A page's worth of entries, 16 bytes each: the ABI's layout. */
+static void batch_layout_test(struct kunit *test)
+{
 	KUNIT_EXPECT_EQ(test, sizeof(struct kvm_perfreg_op), 16UL);
 	KUNIT_EXPECT_EQ(test, KVM_PERFREG_BATCH_MAX, 256UL);
+	KUNIT_EXPECT_EQ(test, KVM_PERFREG_VERSION, 0x10001UL);
+}
+
+#define WR	KVM_PERFREG_OP_WRITE
+#define RD	KVM_PERFREG_OP_READ
+#define RDCLR	KVM_PERFREG_OP_READ_CLEAR
+#define PMCR_P	ARMV8_PMU_PMCR_P
+#define PMCR_C	ARMV8_PMU_PMCR_C
+#define PMCR_E	ARMV8_PMU_PMCR_E
+
+struct cost_case {
+	const char *name;
+	u16 id;
+	u8 bank, op;
+	u64 value;
+	unsigned int n, cost;
+};
+
+static const struct cost_case cost_cases[] = {
+	{ "pmcr_read", KVM_PERFREG_PMCR, 0, RD, PMCR_P | PMCR_C, N, 1 },
+	{ "pmcr_enable", KVM_PERFREG_PMCR, 0, WR, PMCR_E, N, 1 },
+	{ "pmcr_p", KVM_PERFREG_PMCR, 0, WR, PMCR_P, N, N },
+	{ "pmcr_c", KVM_PERFREG_PMCR, 0, WR, PMCR_C, N, 1 },
+	{ "pmcr_p_c", KVM_PERFREG_PMCR, 0, WR, PMCR_P | PMCR_C | PMCR_E, N, N + 1 },
+	{ "pmcr_p_c_31", KVM_PERFREG_PMCR, 0, WR, PMCR_P | PMCR_C, 31, 32 },
+	{ "pmcr_p_c_0", KVM_PERFREG_PMCR, 0, WR, PMCR_P | PMCR_C, 0, 1 },
+	{ "pmcr_p_0", KVM_PERFREG_PMCR, 0, WR, PMCR_P, 0, 1 },
+	{ "pmcr_read_clear", KVM_PERFREG_PMCR, 0, RDCLR, 0, N, N + 1 },
+	{ "pmcntenset_all", KVM_PERFREG_PMCNTENSET, 0, WR, U64_MAX, N, N + 1 },
+	{ "pmcntenset_one", KVM_PERFREG_PMCNTENSET, 0, WR, BIT(3), N, 1 },
+	{ "pmcntenset_pair", KVM_PERFREG_PMCNTENSET, 0, WR, BIT(2) | BIT(3), N, 2 },
+	{ "pmcntenset_none", KVM_PERFREG_PMCNTENSET, 0, WR, 0, N, 1 },
+	{ "pmcntenset_past_n", KVM_PERFREG_PMCNTENSET, 0, WR, GENMASK(30, N), N, 1 },
+	{ "pmcntenclr_all", KVM_PERFREG_PMCNTENCLR, 0, WR, U64_MAX, N, N + 1 },
+	{ "pmcntenclr_read", KVM_PERFREG_PMCNTENCLR, 0, RD, U64_MAX, N, 1 },
+	{ "pmcntenclr_read_clear", KVM_PERFREG_PMCNTENCLR, 0, RDCLR, 0, N, N + 1 },
+	{ "pmovsclr_read_clear", KVM_PERFREG_PMOVSCLR, 0, RDCLR, 0, N, 1 },
+	{ "pmintenclr_all", KVM_PERFREG_PMINTENCLR, 0, WR, U64_MAX, N, 1 },
+	{ "counter_write", KVM_PERFREG_PMEVCNTR(2), 0, WR, U64_MAX, N, 1 },
+	{ "typer_write", KVM_PERFREG_PMEVTYPER(2), 0, WR, U64_MAX, N, 1 },
+	{ "bank_1", KVM_PERFREG_PMCR, 1, WR, PMCR_P | PMCR_C, N, 1 },
+	{ "op_3", KVM_PERFREG_PMCR, 0, 3, PMCR_P | PMCR_C, N, 1 },
+	{ "bad_id", 0x0ff, 0, WR, U64_MAX, N, 1 },
+};
+
+static void cost_case_desc(const struct cost_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cost, cost_cases, cost_case_desc);
+
+static void cost_test(struct kunit *test)
+{
+	const struct cost_case *c = test->param_value;
+	struct kvm_perfreg_op e = {
+		.id = c->id, .bank = c->bank, .op = c->op, .value = c->value,
+	};
+
+	KUNIT_EXPECT_EQ(test, kvm_perfreg_cost(&e, c->n), c->cost);
+}
+
+/* ---- batch calls, played out call by call ---- */
+
+/*
+ * The host's half of one BATCH call, as pmu_hvc.c makes it with the
+ * header's decisions, every access checked by kvm_perfreg_check() for a
+ * vPMU of @n counters with everything granted (an entry that passes the
+ * check succeeds).  The host wants its CPU back from entry @yield_at of
+ * the call on (0: never).  Fills a0-a2.
+ */
+static void host_call(const struct kvm_perfreg_op *ops, u64 nr, u64 flags,
+		      unsigned int n, u64 yield_at, u64 *a)
+{
+	struct kvm_perfreg_ctx ctx = {
+		.bmap = KVM_PERFREG_BMAP_ALL, .has_pmu = true, .nr_counters = n,
+	};
+	struct kvm_perfreg_progress p = kvm_perfreg_progress_init(flags);
+	struct kvm_perfreg_reg reg;
+	u64 i;
+
+	for (i = 0; i < nr; i++) {
+		if (kvm_perfreg_stop(&p, kvm_perfreg_cost(&ops[i], n),
+				     yield_at && i >= yield_at))
+			break;
+		kvm_perfreg_count(&p, kvm_perfreg_check(&ctx, ops[i].bank,
+							ops[i].id, ops[i].op,
+							&reg));
+	}
+	a[0] = kvm_perfreg_batch_status(&p, nr);
+	a[1] = p.failed;
+	a[2] = p.done;
+}
+
+/* What a batch came to: the calls it took, and how far it got. */
+struct sent {
+	unsigned int calls;
+	u64 first;		/* entries the first call carried out */
+	u64 good;		/* entries carried out, in all */
+	enum kvm_perfreg_verdict verdict;
+};
+
+/*
+ * The guest driver's half (arm_pmuv3_hvc.c's armv8pmu_hvc_send()): send
+ * the list with KVM_PERFREG_BATCH_PARTIAL, and again from the first
+ * entry a call left, for as long as the answer says to resume.
+ */
+static struct sent guest_send(struct kunit *test,
+			      const struct kvm_perfreg_op *ops, u64 nr,
+			      unsigned int n, u64 yield_at)
+{
+	struct sent s = { };
+	u64 a[3], good;
+
+	do {
+		host_call(ops + s.good, nr - s.good, KVM_PERFREG_BATCH_PARTIAL,
+			  n, yield_at, a);
+		s.verdict = kvm_perfreg_batch_verdict(a[0], a[1], a[2],
+						      nr - s.good, &good);
+		s.first = s.first ?: a[2];
+		s.good += good;
+		s.calls++;
+	} while (s.verdict == KVM_PERFREG_BATCH_RESUME && s.calls <= nr);
+	KUNIT_EXPECT_LE_MSG(test, s.calls, nr, "a call that made no progress");
+	return s;
+}
+
+static struct kvm_perfreg_op *alloc_entries(struct kunit *test)
+{
+	struct kvm_perfreg_op *ops = kunit_kcalloc(test, KVM_PERFREG_BATCH_MAX,
+						   sizeof(*ops), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	return ops;
+}
+
+static void add_entry(struct kvm_perfreg_op *ops, unsigned int *nr, u16 id,
+		      u8 op, u64 value)
+{
+	ops[(*nr)++] = (struct kvm_perfreg_op){ .id = id, .op = op, .value = value };
+}
+
+/* 256 resets (P and C): 8,192 perf event re-creations for N = 31. */
+static unsigned int fill_resets(struct kvm_perfreg_op *ops)
+{
+	unsigned int nr = 0;
+
+	while (nr < KVM_PERFREG_BATCH_MAX)
+		add_entry(ops, &nr, KVM_PERFREG_PMCR, WR, PMCR_P | PMCR_C);
+	return nr;
+}
+
+struct resume_case {
+	const char *name;
+	unsigned int n;
+	u64 first;		/* KVM_PERFREG_BATCH_BUDGET / (n + 1) */
+	unsigned int calls;
+};
+
+static const struct resume_case resume_cases[] = {
+	{ "n6", N, 146, 2 },		/* 146 x 7 = 1,022 units */
+	{ "n31", 31, 32, 8 },		/* 32 x 32 = 1,024 */
+	{ "n3", 3, 256, 1 },		/* 256 x 4 = 1,024: no stop */
+	{ "n4", 4, 204, 2 },		/* 204 x 5 = 1,020 */
+};
+
+static void resume_case_desc(const struct resume_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(resume, resume_cases, resume_case_desc);
+
+/* A list of resets stops at the budget, and resumes to its end. */
+static void resets_resume_test(struct kunit *test)
+{
+	const struct resume_case *c = test->param_value;
+	struct kvm_perfreg_op *ops = alloc_entries(test);
+	unsigned int nr = fill_resets(ops);
+	struct sent s = guest_send(test, ops, nr, c->n, 0);
+
+	KUNIT_EXPECT_EQ(test, s.first, c->first);
+	KUNIT_EXPECT_EQ(test, s.calls, c->calls);
+	KUNIT_EXPECT_EQ(test, s.good, (u64)nr);
+	KUNIT_EXPECT_EQ(test, s.verdict, KVM_PERFREG_BATCH_DONE);
+}
+
+/*
+ * The same list from a 1.0 caller (no PARTIAL): the call stops at the
+ * budget all the same, and fails, saying how far it went.
+ */
+static void resets_whole_test(struct kunit *test)
+{
+	struct kvm_perfreg_op *ops = alloc_entries(test);
+	unsigned int nr = fill_resets(ops);
+	u64 a[3];
+
+	host_call(ops, nr, 0, N, 0, a);
+	KUNIT_EXPECT_EQ(test, (long)a[0], (long)KVM_PERFREG_INVALID_PARAMETER);
+	KUNIT_EXPECT_EQ(test, a[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, a[2], 146ULL);
+	/* A 1.0 caller's calls never stop for the host's other work. */
+	host_call(ops, 100, 0, N, 1, a);
+	KUNIT_EXPECT_EQ(test, (long)a[0], 0L);
+	KUNIT_EXPECT_EQ(test, a[2], 100ULL);
+}
+
+/*
+ * The driver's batches (arm_pmuv3_hvc.c), for a vPMU of 31 counters.
+ * Its entries name one counter or a chained pair, but for a reset's.
+ */
+
+/* The overflow interrupt: read-and-clear PMOVSCLR, read every counter. */
+static unsigned int irq_batch(struct kvm_perfreg_op *ops)
+{
+	unsigned int nr = 0, i;
+
+	add_entry(ops, &nr, KVM_PERFREG_PMOVSCLR, RDCLR, 0);
+	for (i = 0; i <= KVM_PERFREG_CYCLE; i++)
+		add_entry(ops, &nr, KVM_PERFREG_PMEVCNTR(i), RD, 0);
+	return nr;
+}
+
+/*
+ * A full queue of events moved in a context switch: per chained pair,
+ * disable, interrupt off, type, value, interrupt on, enable.
+ */
+static unsigned int switch_batch(struct kvm_perfreg_op *ops)
+{
+	unsigned int nr = 0, i = 0;
+
+	add_entry(ops, &nr, KVM_PERFREG_PMCR, WR, 0);
+	while (nr + 9 <= KVM_PERFREG_BATCH_MAX) {
+		u64 pair = BIT(i) | BIT(i + 1);
+
+		add_entry(ops, &nr, KVM_PERFREG_PMCNTENCLR, WR, pair);
+		add_entry(ops, &nr, KVM_PERFREG_PMINTENCLR, WR, BIT(i + 1));
+		add_entry(ops, &nr, KVM_PERFREG_PMOVSCLR, WR, BIT(i + 1));
+		add_entry(ops, &nr, KVM_PERFREG_PMEVTYPER(i), WR, 0x1e);
+		add_entry(ops, &nr, KVM_PERFREG_PMEVTYPER(i + 1), WR, 0x08);
+		add_entry(ops, &nr, KVM_PERFREG_PMEVCNTR(i), WR, 0);
+		add_entry(ops, &nr, KVM_PERFREG_PMEVCNTR(i + 1), WR, 0);
+		add_entry(ops, &nr, KVM_PERFREG_PMINTENSET, WR, BIT(i + 1));
+		add_entry(ops, &nr, KVM_PERFREG_PMCNTENSET, WR, pair);
+		i = (i + 2) % 30;
+	}
+	add_entry(ops, &nr, KVM_PERFREG_PMCR, WR, PMCR_E);
+	return nr;
+}
+
+/*
+ * The most a driver batch costs: a full queue of pair enables, then a
+ * reset (armv8pmu_reset(), which ends a batch: 569 units).
+ */
+static unsigned int worst_batch(struct kvm_perfreg_op *ops)
+{
+	unsigned int nr = 0;
+
+	while (nr < KVM_PERFREG_BATCH_MAX - 5)
+		add_entry(ops, &nr, KVM_PERFREG_PMCNTENSET, WR, BIT(0) | BIT(1));
+	add_entry(ops, &nr, KVM_PERFREG_PMCNTENCLR, WR, U64_MAX);
+	add_entry(ops, &nr, KVM_PERFREG_PMINTENCLR, WR, U64_MAX);
+	add_entry(ops, &nr, KVM_PERFREG_PMOVSCLR, WR, U64_MAX);
+	add_entry(ops, &nr, KVM_PERFREG_PMUSERENR, WR, 0);
+	add_entry(ops, &nr, KVM_PERFREG_PMCR, WR, PMCR_P | PMCR_C | ARMV8_PMU_PMCR_LC);
+	return nr;
+}
+
+struct driver_case {
+	const char *name;
+	unsigned int (*build)(struct kvm_perfreg_op *ops);
+	unsigned int cost;
+};
+
+static const struct driver_case driver_cases[] = {
+	{ "overflow_interrupt", irq_batch, 33 },
+	{ "context_switch", switch_batch, 2 + 28 * 11 },
+	{ "queue_then_reset", worst_batch, 251 * 2 + 32 + 3 + 32 },
+};
+
+static void driver_case_desc(const struct driver_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(driver, driver_cases, driver_case_desc);
+
+/* Each of the driver's batches is carried out whole in one call. */
+static void driver_batch_test(struct kunit *test)
+{
+	const struct driver_case *c = test->param_value;
+	struct kvm_perfreg_op *ops = alloc_entries(test);
+	unsigned int nr = c->build(ops), i, cost = 0;
+	struct sent s;
+
+	for (i = 0; i < nr; i++)
+		cost += kvm_perfreg_cost(&ops[i], 31);
+	KUNIT_EXPECT_EQ(test, cost, c->cost);
+	KUNIT_EXPECT_LE(test, cost, KVM_PERFREG_BATCH_BUDGET);
+	s = guest_send(test, ops, nr, 31, 0);
+	KUNIT_EXPECT_EQ(test, s.calls, 1U);
+	KUNIT_EXPECT_EQ(test, s.good, (u64)nr);
+	KUNIT_EXPECT_EQ(test, s.verdict, KVM_PERFREG_BATCH_DONE);
+}
+
+/*
+ * The host wanting its CPU back stops a partial call after its first
+ * entry at the latest: ten entries a call here, and the guest resumes
+ * each time.
+ */
+static void yield_test(struct kunit *test)
+{
+	struct kvm_perfreg_op *ops = alloc_entries(test);
+	unsigned int nr = switch_batch(ops);
+	struct sent s = guest_send(test, ops, nr, 31, 10);
+
+	KUNIT_EXPECT_EQ(test, s.first, 10ULL);
+	KUNIT_EXPECT_EQ(test, s.calls, DIV_ROUND_UP(nr, 10));
+	KUNIT_EXPECT_EQ(test, s.good, (u64)nr);
+	KUNIT_EXPECT_EQ(test, s.verdict, KVM_PERFREG_BATCH_DONE);
+	/* Wanted all along: one entry a call, and still to the end. */
+	s = guest_send(test, ops, 5, 31, 1);
+	KUNIT_EXPECT_EQ(test, s.calls, 5U);
+	KUNIT_EXPECT_EQ(test, s.good, 5ULL);
+}
+
+/*
+ * A partial call stops after a failed entry, so that the caller redoes
+ * it and the rest in order; a 1.0 caller's call goes on past it.
+ */
+static void failed_entry_test(struct kunit *test)
+{
+	struct kvm_perfreg_op *ops = alloc_entries(test);
+	unsigned int nr = 0;
+	struct sent s;
+	u64 a[3];
+
+	add_entry(ops, &nr, KVM_PERFREG_PMCR, RD, 0);
+	add_entry(ops, &nr, KVM_PERFREG_PMEVCNTR(N), RD, 0);	/* no such counter */
+	add_entry(ops, &nr, KVM_PERFREG_PMCR, RD, 0);
+	host_call(ops, nr, KVM_PERFREG_BATCH_PARTIAL, N, 0, a);
+	KUNIT_EXPECT_EQ(test, (long)a[0], 0L);
+	KUNIT_EXPECT_EQ(test, a[1], 1ULL);
+	KUNIT_EXPECT_EQ(test, a[2], 2ULL);
+	s = guest_send(test, ops, nr, N, 0);
+	KUNIT_EXPECT_EQ(test, s.verdict, KVM_PERFREG_BATCH_FAILED);
+	KUNIT_EXPECT_EQ(test, s.good, 1ULL);
+	host_call(ops, nr, 0, N, 0, a);
+	KUNIT_EXPECT_EQ(test, (long)a[0], 0L);
+	KUNIT_EXPECT_EQ(test, a[1], 1ULL);
+	KUNIT_EXPECT_EQ(test, a[2], 3ULL);
+}
+
+struct verdict_case {
+	const char *name;
+	long status;
+	u64 failed, done, sent;
+	enum kvm_perfreg_verdict verdict;
+	u64 good;
+};
+
+#define V_DONE	KVM_PERFREG_BATCH_DONE
+#define V_RESUME	KVM_PERFREG_BATCH_RESUME
+#define V_FAILED	KVM_PERFREG_BATCH_FAILED
+#define ST_INVALID	KVM_PERFREG_INVALID_PARAMETER
+
+static const struct verdict_case verdict_cases[] = {
+	{ "all_done", 0, 0, 12, 12, V_DONE, 12 },
+	{ "some_done", 0, 0, 5, 12, V_RESUME, 5 },
+	{ "one_done", 0, 0, 1, 12, V_RESUME, 1 },
+	{ "last_entry_failed", 0, 1, 5, 12, V_FAILED, 4 },
+	{ "only_entry_failed", 0, 1, 1, 1, V_FAILED, 0 },
+	{ "refused", ST_INVALID, 0, 0, 12, V_FAILED, 0 },
+	{ "no_access", KVM_PERFREG_NO_ACCESS, 0, 0, 12, V_FAILED, 0 },
+	{ "not_supported", KVM_PERFREG_NOT_SUPPORTED, 0, 0, 12, V_FAILED, 0 },
+	{ "page_lost_midway", ST_INVALID, 0, 7, 12, V_FAILED, 7 },
+	/* answers the ABI never gives: nothing taken as done */
+	{ "success_none_done", 0, 0, 0, 12, V_FAILED, 0 },
+	{ "more_done_than_sent", 0, 0, 13, 12, V_FAILED, 0 },
+	{ "two_failed", 0, 2, 5, 12, V_FAILED, 0 },
+	{ "more_failed_than_done", 0, 1, 0, 12, V_FAILED, 0 },
+	{ "positive_status", 1, 0, 12, 12, V_FAILED, 12 },
+};
+
+static void verdict_case_desc(const struct verdict_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(verdict, verdict_cases, verdict_case_desc);
+
+static void verdict_test(struct kunit *test)
+{
+	const struct verdict_case *c = test->param_value;
+	u64 good = ~0ULL;
+
+	KUNIT_EXPECT_EQ(test, kvm_perfreg_batch_verdict(c->status, c->failed,
+							c->done, c->sent, &good),
+			c->verdict);
+	KUNIT_EXPECT_EQ(test, good, c->good);
+}
+
+/* The guest driver takes 1.1 and any later 1.x, nothing else. */
+static void version_test(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, kvm_perfreg_version_partial(KVM_PERFREG_VERSION));
+	KUNIT_EXPECT_TRUE(test, kvm_perfreg_version_partial(0x10001));
+	KUNIT_EXPECT_TRUE(test, kvm_perfreg_version_partial(0x1ffff));
+	KUNIT_EXPECT_FALSE(test, kvm_perfreg_version_partial(0x10000));
+	KUNIT_EXPECT_FALSE(test, kvm_perfreg_version_partial(0x20001));
+	KUNIT_EXPECT_FALSE(test, kvm_perfreg_version_partial(0x00001));
+	KUNIT_EXPECT_FALSE(test, kvm_perfreg_version_partial(0x100010001L));
+	KUNIT_EXPECT_FALSE(test, kvm_perfreg_version_partial(KVM_PERFREG_NOT_SUPPORTED));
 }
 
 static struct kunit_case arm_pmuv3_perfreg_test_cases[] = {
 	KUNIT_CASE_PARAM(decode_test, decode_gen_params),
 	KUNIT_CASE(nr_ids_test),
 	KUNIT_CASE_PARAM(check_test, check_gen_params),
-	KUNIT_CASE(batch_args_test),
+	KUNIT_CASE_PARAM(batch_args_test, batch_args_gen_params),
+	KUNIT_CASE(batch_layout_test),
+	KUNIT_CASE_PARAM(cost_test, cost_gen_params),
+	KUNIT_CASE_PARAM(resets_resume_test, resume_gen_params),
+	KUNIT_CASE(resets_whole_test),
+	KUNIT_CASE_PARAM(driver_batch_test, driver_gen_params),
+	KUNIT_CASE(yield_test),
+	KUNIT_CASE(failed_entry_test),
+	KUNIT_CASE_PARAM(verdict_test, verdict_gen_params),
+	KUNIT_CASE(version_test),
 	{}
 };
 
@@ -192,5 +652,5 @@ static struct kunit_suite arm_pmuv3_perfreg_test_suite = {
 
 kunit_test_suite(arm_pmuv3_perfreg_test_suite);
 
-MODULE_DESCRIPTION("KUnit tests for the KVM perf-register service's checks");
+MODULE_DESCRIPTION("KUnit tests for the KVM perf-register service's decisions");
 MODULE_LICENSE("GPL");
