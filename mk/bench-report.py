@@ -272,76 +272,78 @@ programs on both hosts.
 
 NOTES = """## Reading the tables
 
-- **Exactness.** Stock nVHE loses the world switch (hundreds of EL2
-  instructions per guest entry) from host-only events that count EL2:
-  its counters are disabled and enabled inside the world switch.  Stock
-  protected mode never gives the hypervisor its switch state: guest-only
-  events miss every guest instruction and host-only events count them
-  all, although all = host + guest still holds.  Ours: 0 and noise.
-- **Noise.** The "host-only counts" rows and the VHE world-switch rows
-  vary by a few thousand instructions per run and about +-10 per
-  exit+entry between identical runs (host interrupts land in the same
-  exception level as the work measured); the nVHE and protected EL2 rows
-  repeat to the instruction.  Some runs also credit the guest with a few
-  thousand more EL1 instructions than its loop retires (a negative
-  "guest-only misses"; seen on both kernels across runs, one run at a
-  time): host interrupts landing during the longer guest run, which
-  QEMU 7.2's -icount accounting seems to charge partly to the
-  interrupted guest; `make check`'s split tests, which assert these
-  figures exactly on short runs, pass.  The hot-path rows print their
-  spread; the overflow rows' is large (QEMU delivers some overflow interrupts late,
-  so runs take different numbers of them), and none of their
-  differences stands out of it.
-- **The world switch, per type-switched counter.**  A host-only event
-  that counts EL2 (!exclude_hv) has its type rewritten at entry and exit
-  rather than being enabled on one side, which is what keeps the world
-  switch in its count.  The limit is one register write per counter per
-  direction; ours is a bit test, a load and the write (3 instructions:
-  `hyp/pmu_switch.h`, from a plan worked out when the state is copied),
-  down from about 10 with PMSELR_EL0, ISB and PMXEVTYPER_EL0 per counter
-  (this file before: 914/974/1014 EL2 instructions for 1/4/6 counters,
-  883 for stock) and about 21 with a jump per direct PMEVTYPER<n>_EL0
-  write (942/1068/1137).  What remains above stock is the type path's
-  fixed cost, about 20 instructions per direction (the plan's tests and
-  the entry into the write sequence) plus 3 per counter: the whole
-  exit+entry (host kernel and EL2) is within about 10-15 instructions per
-  switched counter of stock's for 4 and 6 counters, about 40 above for
-  one (nVHE).  In protected mode stock switches nothing at all (see
-  Exactness), so the 60-75 instructions ours costs above it there are the
-  whole price of a correct switch.  With nothing to switch, and for
-  guest-only (PMCNTEN) counters, ours is at or near stock.
-- **perf's hot paths.**  Every row is at or below stock, or within its
-  spread, but one: a read of a group of 3 chained (long=1) counters on the
-  a57 costs 36 more, because ours re-reads the high half of each pair
-  until no carry happened between the halves (3 register reads where
-  stock takes 2 and can return a value 2^32 too low).  Opening an event
-  or a group of 7 costs about 1% more (within the spread): event_init
-  checks more (reserved config1 bits, thresholds, the KVM state behind
-  exclude_host).  Three fixes got the rest there: counters whose host and
-  guest types are the same no longer touch KVM's switch state (a global
-  atomic generation was bumped on every add and remove), whether a
-  counter is chained is decided once when it is allocated, and the
-  overflow handler zeroes one sample buffer per interrupt instead of one
-  per overflowing event (the kernel zero-initialises stack variables).
+Figures of the 7.3 run under QEMU 10.0.2 (every mode on one CPU); the
+notes say where a figure is not understood yet.
+
+- **Exactness.** Stock nVHE loses the world switch from host-only
+  events that count EL2: 998,999 instructions per 1,000 entries, about
+  999 per entry (its counters are disabled and enabled inside the world
+  switch).  Stock protected mode never gives the hypervisor its switch
+  state: guest-only events miss all 2,000,000 guest instructions, and
+  the guest's own vPMU counts nothing (-200,000 and -200,001 against its
+  loops), although all = host + guest still holds.  Ours: 0 in every
+  mode.  The "host-only counts" rows (6,000-31,000 on both kernels, in
+  every mode) are host work that grows with the longer run -- the
+  second run's guest loop takes 2 ms more of the -icount clock, so the
+  host takes more timer interrupts and softirq work -- not guest
+  instructions: the guest-only rows and the partitions, exact on one
+  CPU, would show a leak.
+- **VHE world switch and KVM_RUN rows: 0.0 on both kernels.**  On VHE
+  the measuring event counts the host kernel at EL2 with `exclude_user`
+  and `exclude_guest`; here it counts as much over 600 rounds as over
+  100, on stock 7.3 as on ours.  Under 6.12, QEMU 7.2 and two CPUs the
+  same rows read about 1,330.  Not explained yet (QEMU 10's model of
+  MDCR_EL2.HPMD, or 7.3's VHE PMU context handling, are the first
+  suspects); the whole exit+entry row, which counts without
+  `exclude_guest`, does count: 1,277 stock, 1,304 ours.
+- **The world switch, per type-switched counter (nVHE).**  With nothing
+  to switch ours costs what stock does (1,122 and 1,124 EL2
+  instructions per exit+entry).  A host-only event that counts EL2
+  (!exclude_hv) has its type rewritten at entry and exit rather than
+  being enabled on one side, which is what keeps the world switch in
+  its count: 36, 48 and 57 more EL2 instructions than stock for 1, 4
+  and 6 such counters (a fixed cost of the type path, then 3-4 per
+  counter: `hyp/pmu_switch.h`); stock's 1,130 buys a count that misses
+  the switch.  Guest-only (PMCNTEN) counters cost 10 more.
+- **Protected mode.**  Stock 7.3's exit costs the hypervisor about
+  11,750 EL2 instructions (README, Known limits: its per-register copy
+  of the vCPU state, twice per trap exit).  Ours costs about 480 more
+  with nothing to switch, and the whole exit+entry (host kernel and
+  EL2) about 1,970 more: glue 0014 saves and restores the host's vPMU
+  registers around pKVM's state sync at every trap exit (about 1,000
+  host instructions, read from the code), and the rest is not yet
+  broken down.
+- **perf's hot paths.**  Most rows are within their spread of stock.
+  Ours is lower for group reads (4% for 4 events, 6% for 7) and for
+  resetting or disabling a group of 7; higher by about 2% for a context
+  switch with 4 events, enabling one event or a group of 7, and opening
+  a group of 7 (event_init checks more: reserved config1 bits,
+  thresholds, the KVM state behind exclude_host).  On the a57, a read
+  of 3 chained pairs costs 36 more: ours re-reads the high half of each
+  pair until no carry happened between the halves.  Throttling at a
+  period of 1,000 with 7 events takes 44 samples per million cycles on
+  ours against 79 on stock, with the same number of throttles: not
+  explained yet.  The overflow rows' spread is large (QEMU delivers
+  some overflow interrupts late, so runs take different numbers of
+  them), and none of their differences stands out of it.
 - **vPMU, trapped and with the service.**  Trapped, every guest PMU
-  register access is an exit costing the host about 1,600 (VHE) to 3,900
-  (stock protected) instructions.  With the perf-register service a group
-  read is 1 exit whatever its size (6 counters: 2.7x fewer host
-  instructions than stock on VHE, 3.2x on nVHE, 4.1x in protected mode); opening and
-  enabling an event 3; a context switch 2 to 3; an overflow interrupt 2
-  hypercalls plus the 2 exits that come with the interrupt, trapped or not
-  (the host PMU interrupt that stops the guest, and the maintenance exit
-  when the guest ends the level-triggered interrupt): per sample, 2.9x
-  (VHE) and 2.7x (nVHE) fewer host instructions than stock.  Stock
-  protected mode has no overflow row: its guest counters never count
-  (see Exactness), so the guest takes no samples; ours with the service
-  is 2.8x below ours trapped there.  What remains is KVM's work behind
-  each guest counter, which the service shares with the trapped path by
-  design: a write of a running counter restarts its host perf event in
+  register access is an exit costing the host about 2,500 (VHE) to
+  15,000 (protected) instructions, ours as stock.  With the
+  perf-register service a group read is one exit whatever its size
+  (6 counters: 0.32 of the trapped path's host instructions on VHE,
+  0.27 on nVHE, 0.17 in protected mode); opening and enabling an event
+  3 calls, a context switch 2 to 3, an overflow interrupt 2 hypercalls
+  plus the 2 exits that come with the interrupt (0.31, 0.34 and 0.26 of
+  the trapped cost).  Stock protected mode has no overflow row: its
+  guest counters never count, so the guest takes no samples.  In
+  protected mode the trapped path's exit counts vary with the run
+  (64 and 83 exits for 4 and 7 events against stock's 43 and 97): each
+  exit is long enough there for more timer interrupts to land in a run.
+  What remains under the service is KVM's work behind each guest
+  counter: a write of a running counter restarts its host perf event in
   place (glue 0008) and a read reads it in place (glue 0009), but a type
   write, or a value written while the counter is stopped, still replaces
-  the event (a release and a create, several thousand instructions), and
-  a context switch makes such writes for every counter it moves.
+  the event (a release and a create, several thousand instructions).
 """
 
 
