@@ -367,7 +367,8 @@ static void guest_batch(uint64_t gva, uint64_t gpa)
 	GUEST_SYNC_ARGS(2, call(BATCH, gpa + 8, 1, 0, NULL),
 			call(BATCH, gpa, 0, 0, NULL),
 			call(BATCH, gpa, 257, 0, NULL),
-			call(BATCH, gpa, 1, 1, NULL));
+			/* bit 0 is 1.1's PARTIAL; bit 1 means nothing */
+			call(BATCH, gpa, 1, 2, NULL));
 	GUEST_SYNC_ARGS(3, call(BATCH, 1ULL << 47, 1, 0, NULL),
 			call(BATCH, ~0xfffULL, 1, 0, NULL), 0, 0);
 

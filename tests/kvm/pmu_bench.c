@@ -2,7 +2,7 @@
 /*
  * pmu_bench - the figures of `make bench`, counted by the PMU itself
  *
- * Usage: pmu_bench vhe|nvhe|protected
+ * Usage: pmu_bench vhe|nvhe|protected[-up]  (the boot's mode)
  *
  * Prints "BENCH <name> <value>" lines:
  *
@@ -174,6 +174,8 @@ static double per_round(bool to_user, int k, bool host_only)
 	uint64_t few = least_of(FEW, to_user, k, host_only);
 	uint64_t many = least_of(MANY, to_user, k, host_only);
 
+	/* A filter that counts no EL here would report a free switch. */
+	TEST_ASSERT(few > 0, "the measuring event counted nothing");
 	return (double)(int64_t)(many - few) / (MANY - FEW);
 }
 
@@ -235,10 +237,18 @@ static void partition(bool exclude_hv, const char *name)
 int main(int argc, char **argv)
 {
 	static const int ks[] = { 0, 1, 4, MAX_SWITCHING };
+	size_t len;
 	int i;
 
-	TEST_ASSERT(argc == 2, "usage: pmu_bench vhe|nvhe|protected");
-	vhe = !strcmp(argv[1], "vhe");
+	/* The boot's mode: vhe, nvhe or protected, each maybe with -up. */
+	TEST_ASSERT(argc == 2, "usage: pmu_bench vhe|nvhe|protected[-up]");
+	len = strcspn(argv[1], "-");
+	TEST_ASSERT(!argv[1][len] || !strcmp(argv[1] + len, "-up"),
+		    "unknown mode %s", argv[1]);
+	vhe = len == 3 && !strncmp(argv[1], "vhe", 3);
+	TEST_ASSERT(vhe || (len == 4 && !strncmp(argv[1], "nvhe", 4)) ||
+		    (len == 9 && !strncmp(argv[1], "protected", 9)),
+		    "unknown mode %s", argv[1]);
 
 	partition(true, "nohv");
 	partition(false, "hv");
