@@ -288,14 +288,17 @@ notes say where a figure is not understood yet.
   host takes more timer interrupts and softirq work -- not guest
   instructions: the guest-only rows and the partitions, exact on one
   CPU, would show a leak.
-- **VHE world switch and KVM_RUN rows: 0.0 on both kernels.**  On VHE
-  the measuring event counts the host kernel at EL2 with `exclude_user`
-  and `exclude_guest`; here it counts as much over 600 rounds as over
-  100, on stock 7.3 as on ours.  Under 6.12, QEMU 7.2 and two CPUs the
-  same rows read about 1,330.  Not explained yet (QEMU 10's model of
-  MDCR_EL2.HPMD, or 7.3's VHE PMU context handling, are the first
-  suspects); the whole exit+entry row, which counts without
-  `exclude_guest`, does count: 1,277 stock, 1,304 ours.
+- **VHE.**  The world switch (host kernel at EL2, per exit+entry) costs
+  27 instructions more than stock, whatever is switched (1,262 against
+  1,235): on VHE host-only and guest-only counters are switched at
+  vcpu_load and vcpu_put, not per exit.  There, a KVM_RUN round trip
+  costs ours 50 to 713 instructions less than stock with 0 to 6
+  host-only counters switching.  (In the first run of this table the
+  VHE switch and KVM_RUN rows read 0.0: make bench had started passing
+  the boot's mode as "vhe-up", which pmu_bench took for nVHE and built
+  a filter that counts no EL on VHE.  pmu_bench now takes the -up
+  modes, refuses others and checks its event counted; the VHE rows
+  above are a rerun of the bench job alone, same kernels, same day.)
 - **The world switch, per type-switched counter (nVHE).**  With nothing
   to switch ours costs what stock does (1,122 and 1,124 EL2
   instructions per exit+entry).  A host-only event that counts EL2
