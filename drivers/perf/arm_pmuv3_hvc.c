@@ -503,8 +503,8 @@ static int armv8pmu_hvc_alloc(void)
 }
 
 /*
- * Whether the host offers every call: then VERSION's answer is in @res
- * (a0 may still be a status).
+ * Whether the host offers every call and VERSION answers with a version
+ * (in @res, for the caller to check its number).
  */
 static bool armv8pmu_hvc_offered(struct arm_smccc_res *res)
 {
@@ -518,7 +518,7 @@ static bool armv8pmu_hvc_offered(struct arm_smccc_res *res)
 		if (!kvm_arm_hyp_service_available(funcs[i]))
 			return false;
 	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(VERSION), res);
-	return true;
+	return (long)res->a0 >= 0;
 }
 
 /*
@@ -538,7 +538,7 @@ void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
 			cpu_pmu->name);
 		return;
 	}
-	if (!armv8pmu_hvc_offered(&res) || (long)res.a0 < 0) {
+	if (!armv8pmu_hvc_offered(&res)) {
 		pr_info("%s: KVM perf-register service: not offered, registers trapped\n",
 			cpu_pmu->name);
 		return;
