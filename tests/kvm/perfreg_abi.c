@@ -493,6 +493,21 @@ static struct kvm_vm *vm_for(void *guest_code, uint64_t bmap, bool pmu,
 	return vm;
 }
 
+/*
+ * A VM for a guest that sends batches: every call granted, a vPMU, and
+ * a page for its lists, whose guest virtual and physical addresses are
+ * the guest's two arguments.
+ */
+static struct kvm_vm *vm_for_batches(void *guest_code,
+				     struct kvm_vcpu **vcpu, int *gic_fd)
+{
+	struct kvm_vm *vm = vm_for(guest_code, ALL, true, vcpu, gic_fd);
+	uint64_t gva = vm_alloc_page(vm);
+
+	vcpu_args_set(*vcpu, 2, gva, addr_gva2gpa(vm, gva));
+	return vm;
+}
+
 static void vm_done(struct kvm_vm *vm, int gic_fd)
 {
 	if (gic_fd >= 0)
@@ -700,14 +715,12 @@ static void test_counts(void)
 
 static void test_batch(void)
 {
-	uint64_t a[5], gva;
+	uint64_t a[5];
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
 	int gic;
 
-	vm = vm_for(guest_batch, ALL, true, &vcpu, &gic);
-	gva = vm_alloc_page(vm);
-	vcpu_args_set(vcpu, 2, gva, addr_gva2gpa(vm, gva));
+	vm = vm_for_batches(guest_batch, &vcpu, &gic);
 	run_to(vcpu, a);
 	check(a[1] == 0 && a[2] == 0, "batch_read_equals_get",
 	      "%lu of %lu entries differ from GET, %lu failed", a[1], a[3], a[2]);
@@ -737,14 +750,12 @@ static void test_batch(void)
  */
 static void test_partial(void)
 {
-	uint64_t a[5], b[5], gva, n, per_call, min_calls, whole;
+	uint64_t a[5], b[5], n, per_call, min_calls, whole;
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
 	int gic;
 
-	vm = vm_for(guest_partial, ALL, true, &vcpu, &gic);
-	gva = vm_alloc_page(vm);
-	vcpu_args_set(vcpu, 2, gva, addr_gva2gpa(vm, gva));
+	vm = vm_for_batches(guest_partial, &vcpu, &gic);
 	run_to(vcpu, a);
 	n = a[4];
 	check(a[1] == VERSION_1_1 && a[2] == 256 && a[3] == BUDGET, "version_1_1",
