@@ -49,6 +49,8 @@ build() {	# name arch cross_compile objects...
 
 rc=0
 build arm64-kvm-no-pmu arm64 aarch64-linux-gnu- arch/arm64/kvm/ || rc=1
-build arm-pmuv3 arm arm-linux-gnueabihf- drivers/perf/arm_pmuv3.o || rc=1
-build arm64-pmu-no-brbe arm64 aarch64-linux-gnu- drivers/perf/arm_pmuv3.o || rc=1
+build arm-pmuv3 arm arm-linux-gnueabihf- drivers/perf/arm_pmuv3.o \
+	drivers/perf/arm_pmuv3_events.o || rc=1
+build arm64-pmu-no-brbe arm64 aarch64-linux-gnu- drivers/perf/arm_pmuv3.o \
+	drivers/perf/arm_pmuv3_events.o || rc=1
 exit $rc

@@ -5,10 +5,11 @@
  * the stock driver's (user space and perf's JSON events key on it), the
  * cache map the core's IMPLEMENTATION DEFINED one, if it has one.
  *
- * A list, not a header: arm_pmuv3.c includes it once for each thing built
- * from it (the core indices, armv8pmu_cores[] that KUnit checks, each
- * core's init and map_event callbacks, the probe table), with
- * ARMV8PMU_CORE() defined to that thing's row.  The list undefines it.
+ * A list, not a header: it is included once for each thing built from it
+ * (the core indices, in arm_pmuv3_internal.h; armv8pmu_cores[], which
+ * KUnit checks, in arm_pmuv3_events.c; each core's init and map_event
+ * callbacks and the probe table, in arm_pmuv3.c), with ARMV8PMU_CORE()
+ * defined to that thing's row.  The list undefines it.
  */
 #ifndef ARMV8PMU_CORE
 #error "define ARMV8PMU_CORE(name, compatible, cache_map) before including this list"

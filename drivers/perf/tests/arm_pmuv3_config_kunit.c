@@ -13,6 +13,8 @@
 #include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3_filter.h>
 
+#include "../arm_pmuv3_internal.h"
+
 static const struct armv8pmu_caps pmu_v80 = { .pmuver = ID_AA64DFR0_EL1_PMUVer_IMP };
 static const struct armv8pmu_caps pmu_v81 = { .pmuver = ID_AA64DFR0_EL1_PMUVer_V3P1 };
 static const struct armv8pmu_caps pmu_v85 = { .pmuver = ID_AA64DFR0_EL1_PMUVer_V3P5 };

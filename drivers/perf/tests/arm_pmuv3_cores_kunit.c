@@ -14,6 +14,8 @@
 #include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3_filter.h>
 
+#include "../arm_pmuv3_internal.h"
+
 struct core_case {
 	const char *compatible;
 	const char *name;

@@ -293,24 +293,4 @@ struct armv8pmu_core {
 				       [PERF_COUNT_HW_CACHE_RESULT_MAX];
 };
 
-#if IS_ENABLED(CONFIG_KUNIT)
-/* Driver internals, visible to the KUnit suites only. */
-enum armv8pmu_host_mode armv8pmu_host_mode(void);
-bool armv8pmu_kvm_active(void);
-extern const struct armv8pmu_core armv8pmu_cores[];
-extern const unsigned int armv8pmu_nr_cores;
-int armv8pmu_core_map_cache(const struct armv8pmu_core *core, u64 config);
-int armv8pmu_check_raw_event(u64 config, const struct armv8pmu_caps *caps);
-int armv8pmu_check_config1(const struct perf_event_attr *attr, u16 event,
-			   const struct armv8pmu_caps *caps);
-bool armv8pmu_attr_is_64bit(const struct perf_event_attr *attr,
-			    const struct armv8pmu_caps *caps);
-u64 armv8pmu_attr_to_evtyper(const struct perf_event_attr *attr);
-
-int armv8pmu_alloc_counter(unsigned long *used_mask,
-			   const unsigned long *cntr_mask,
-			   const struct armv8pmu_alloc_req *req);
-void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained);
-#endif
-
 #endif /* __LINUX_PERF_ARM_PMUV3_FILTER_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Between the PMUv3 driver's two units: arm_pmuv3_events.c, the event
+ * ABI, which reads no register, and arm_pmuv3.c, which owns the PMU.
+ * arm_pmuv3.c asks the event ABI what an event counts (event_init) and
+ * which counters it may take (add), and has it set up sysfs at probe;
+ * everything else each unit keeps to itself.  Under KUnit, the suites in
+ * tests/ see a few more internals of either unit (VISIBLE_IF_KUNIT).
+ */
+#ifndef __ARM_PMUV3_INTERNAL_H
+#define __ARM_PMUV3_INTERNAL_H
+
+#include <linux/perf/arm_pmu.h>
+#include <linux/perf/arm_pmuv3_filter.h>
+#include <linux/types.h>
+
+/* The cores of arm_pmuv3_cores.h, as indices into armv8pmu_cores[]. */
+#define ARMV8PMU_CORE(_name, ...)	ARMV8PMU_CORE_##_name,
+enum armv8pmu_core_idx {
+#include "arm_pmuv3_cores.h"
+	ARMV8PMU_NR_CORES
+};
+
+extern const struct armv8pmu_core armv8pmu_cores[ARMV8PMU_NR_CORES];
+
+/*
+ * PMCCNTR_EL0 is not the CPU_CYCLES count on some cores (SMT; arm_pmu
+ * sets avoid_pmccntr) and errata cores (set at probe): then no event
+ * uses it, and EL0 gets no access to it.
+ */
+static inline bool armv8pmu_avoid_pmccntr(struct arm_pmu *cpu_pmu)
+{
+	return cpu_pmu->avoid_pmccntr;
+}
+
+/*
+ * map_event for @core: the event number @event counts, with its flags
+ * (ARMPMU_EVT_64BIT, PERF_EVENT_FLAG_USER_READ_CNT) set, or -ENOENT (not
+ * this PMU's), -EINVAL (malformed) or -EOPNOTSUPP (not on this PMU).
+ */
+int armv8pmu_map_core_event(struct perf_event *event,
+			    const struct armv8pmu_core *core);
+
+/* The PMEVTYPER event and threshold fields of a checked raw config. */
+u64 armv8pmu_attr_to_evtyper(const struct perf_event_attr *attr);
+
+/* The counter(s) for an event, from and back to a used mask. */
+int armv8pmu_alloc_counter(unsigned long *used_mask,
+			   const unsigned long *cntr_mask,
+			   const struct armv8pmu_alloc_req *req);
+void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained);
+
+/* events/, format/ and caps/ of a PMU being initialised. */
+void armv8pmu_init_attr_groups(struct arm_pmu *cpu_pmu);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* arm_pmuv3.c: asking the machine, which the suites may redirect. */
+enum armv8pmu_host_mode armv8pmu_host_mode(void);
+bool armv8pmu_kvm_active(void);
+
+/* arm_pmuv3_events.c */
+extern const unsigned int armv8pmu_nr_cores;
+int armv8pmu_core_map_cache(const struct armv8pmu_core *core, u64 config);
+int armv8pmu_check_raw_event(u64 config, const struct armv8pmu_caps *caps);
+int armv8pmu_check_config1(const struct perf_event_attr *attr, u16 event,
+			   const struct armv8pmu_caps *caps);
+bool armv8pmu_attr_is_64bit(const struct perf_event_attr *attr,
+			    const struct armv8pmu_caps *caps);
+#endif
+
+#endif /* __ARM_PMUV3_INTERNAL_H */
