@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Every commit of `make patches` builds: apply the series one patch at a
-# time onto a copy of the base tree, and after each build the objects it
-# touches (drivers/perf/, arch/arm64/kvm/) with our config plus the KUnit
-# suites, then vmlinux once at the end.  Prints a line per patch; exits 1
-# at the first that does not build (log: build/logs/patches-check.log).
+# Every commit of `make patches` builds and passes its KUnit suites:
+# apply the series one patch at a time onto a copy of the base tree, and
+# after each build the objects it touches (drivers/perf/, arch/arm64/kvm/)
+# with our config plus the KUnit suites, then run the suites that exist
+# by then with the tree's own kunit.py (the el1 QEMU setup, as make
+# check's first KUnit run); Image once at the end.  Prints a line per
+# patch; exits 1 at the first that does not build or fails a suite (log:
+# build/logs/patches-check.log).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
@@ -13,6 +16,8 @@ BUILD=${BUILD:-$TOP/build/$BASE}
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 TREE=$BUILD/series-tree
 OBJ=$BUILD/series-kernel
+KUNIT_OBJ=$BUILD/series-kunit
+PATH=$TOP/build/dl/bin:$PATH	# QEMU 10, as mk/deps.sh unpacked it
 LOG=$BUILD/logs/patches-check.log
 mkdir -p "$BUILD/logs"
 
@@ -30,12 +35,35 @@ for p in "$BUILD"/patches/*.patch; do
 	if KCONFIG_ALLCONFIG="$OBJ/fragment.config" $k CC="ccache ${CROSS_COMPILE}gcc" \
 		allnoconfig >> "$LOG" 2>&1 &&
 	   $k CC="ccache ${CROSS_COMPILE}gcc" drivers/perf/ arch/arm64/kvm/ >> "$LOG" 2>&1; then
-		echo "builds: $(basename "$p")"
+		:
 	else
 		echo "DOES NOT BUILD: $(basename "$p") (see $LOG)"
 		grep -m5 'error' "$LOG" || true
 		exit 1
 	fi
+	if [ ! -f "$TREE/drivers/perf/tests/.kunitconfig" ]; then
+		echo "builds: $(basename "$p") (no KUnit suite yet)"
+		continue
+	fi
+	(cd "$TREE" && ./tools/testing/kunit/kunit.py run \
+		--kunitconfig=drivers/perf/tests \
+		--qemu_config="$TOP/tests/kunit/arm64_el1.py" \
+		--cross_compile="$CROSS_COMPILE" \
+		--make_options="CC=ccache ${CROSS_COMPILE}gcc" \
+		--build_dir="$KUNIT_OBJ" --jobs="$(nproc)" --timeout=600) \
+		> "$LOG.kunit" 2>&1 || true
+	cat "$LOG.kunit" >> "$LOG"
+	summary=$(grep -a 'Testing complete' "$LOG.kunit" | tail -1)
+	case "$summary" in
+	*"passed: "[0-9]*)
+		if echo "$summary" | grep -q -E '(failed|crashed|skipped|errors): [1-9]'; then
+			echo "KUNIT FAILS: $(basename "$p"): ${summary#*] }"
+			exit 1
+		fi
+		echo "builds, KUnit ${summary#*Ran }: $(basename "$p")" ;;
+	*)	echo "KUNIT FAILS: $(basename "$p"): no result (see $LOG)"
+		exit 1 ;;
+	esac
 done
 if $k CC="ccache ${CROSS_COMPILE}gcc" Image >> "$LOG" 2>&1; then
 	echo "builds: the whole series, Image"

@@ -10,7 +10,7 @@ KUNIT_MODES	?= el1 vhe nvhe
 BOOT_MODES	?= vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up \
 		   vhe-debug nvhe-debug protected-debug vhe-nmi
 
-.PHONY: kunit boot-check
+.PHONY: kunit boot-check limits
 
 # KVM test programs on the base tree's selftests library (needs the
 # prepared tree and its kernel config for headers_install).
@@ -41,3 +41,14 @@ bench: deps kernel $(INITRAMFS)
 
 check: deps kernel kernel-debug $(INITRAMFS)
 	@tests/check.sh all
+
+# The README's Known limits that come from QEMU, measured again
+# (tests/guest/limits.sh): figures for the README, one boot per mode.
+LIMIT_MODES	?= vhe vhe-up protected vhe-debug
+limits: deps kernel kernel-debug $(INITRAMFS)
+	@for mode in $(LIMIT_MODES); do \
+		tests/boot.sh $$mode limits $(BUILD)/logs/$$mode-limits.log; \
+		echo "== $$mode"; \
+		grep -a -E '^    # |^ +(not )?ok ' $(BUILD)/logs/$$mode-limits.log | \
+			grep -v -E '^ {8}'; \
+	done
