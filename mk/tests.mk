@@ -14,7 +14,7 @@ BOOT_MODES	?= vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up 
 
 # KVM test programs on the base tree's selftests library (needs the
 # prepared tree and its kernel config for headers_install).
-$(KVM_TESTS): mk/kvm-tests.sh $(wildcard tests/kvm/*.c) | kernel
+$(KVM_TESTS): mk/kvm-tests.sh $(wildcard tests/kvm/*.c tests/kvm/*.h) | kernel
 	@mk/kvm-tests.sh
 	@touch $@
 

@@ -45,62 +45,12 @@
 #include "vgic.h"
 
 #include "guest_loops.h"
+#include "perfreg.h"
 #include "pmu_test.h"
 #include "vpmu_vm.h"
 
-#define FN(n)		(0xc6000000U | (n))	/* SMC64 fast, owner 6 */
-#define VERSION		FN(80)
-#define GET		FN(81)
-#define SET		FN(82)
-#define BATCH		FN(83)
-#define KVM_FEATURES	0x86000000U
-#define BIT_VERSION	BIT(16)
-#define BIT_GET		BIT(17)
-#define BIT_SET		BIT(18)
-#define BIT_BATCH	BIT(19)
-#define ALL		(BIT_VERSION | BIT_GET | BIT_SET | BIT_BATCH)
-
-#define VERSION_1_1	0x10001
-#define BUDGET		1024	/* units a batch call may spend */
-#define PARTIAL		BIT(0)	/* BATCH flag: the caller resumes */
-
-#define ST_OK		0
-#define ST_NOT_SUPPORTED (-1L)
-#define ST_INVALID	(-3L)
-#define ST_NO_ACCESS	(-64L)
 #define ST_UNTOUCHED	12345	/* what the guest leaves in an entry */
-
-#define ID_PMCR		0x000
-#define ID_PMCNTENSET	0x001
-#define ID_PMCNTENCLR	0x002
-#define ID_PMINTENSET	0x003
-#define ID_PMINTENCLR	0x004
-#define ID_PMOVSSET	0x005
-#define ID_PMOVSCLR	0x006
-#define ID_PMUSERENR	0x007
-#define ID_PMSWINC	0x008
-#define ID_PMCEID0	0x009
-#define ID_PMCEID1	0x00a
-#define ID_CNTR(n)	(0x100 + (n))
-#define ID_TYPER(n)	(0x200 + (n))
-#define CYCLE		31
-
-#define OP_READ		0
-#define OP_WRITE	1
-#define OP_READ_CLEAR	2
-
-struct perfreg_op {
-	uint16_t id;
-	uint8_t bank, op;
-	int32_t status;
-	uint64_t value;
-};
-
-#define INST_RETIRED	0x08
 #define EXCLUDE_EL1	BIT(31)
-#define PMCR_E		BIT(0)
-#define PMCR_P		BIT(1)
-#define PMCR_C		BIT(2)
 #define LOOP		100000
 
 /* ---- guest side ---- */
@@ -114,11 +64,6 @@ static long call(uint32_t fn, uint64_t a1, uint64_t a2, uint64_t a3,
 	if (out1)
 		*out1 = res.a1;
 	return (long)res.a0;
-}
-
-static uint64_t nr_counters(void)
-{
-	return (read_sysreg(pmcr_el0) >> 11) & 0x1f;
 }
 
 /* The trapped view: MRS/MSR, indexed counters through PMSELR_EL0. */

@@ -25,11 +25,27 @@
  *      together (and the guest's few EL1 instructions of each round,
  *      the same on every kernel), with K host-only (!exclude_hv) events
  *      needing switching.
+ *  batch_worst: the whole host work (host kernel and EL2, as exitentry)
+ *      of one perf-register BATCH call at its worst: a list of 256
+ *      writes of PMCR_EL0 with P and C, each of which releases and
+ *      re-creates the host perf event of every counter of the vPMU (N
+ *      event counters programmed and enabled, and the cycle counter,
+ *      with the PMU stopped), sent without PARTIAL so that the call
+ *      stops only at the work budget; the difference between runs of 4
+ *      and 1 such calls divided by 3, each run the least of five (timer
+ *      interrupts that land in a call count with it).
+ *  batch_worst_done: how many of the 256 entries that call carried out
+ *      (1024 / (N + 1): the budget).
+ *  batch_one: the same for a BATCH of one read of PMCR_EL0 (600 calls
+ *      against 100), to compare: the exit+entry and the call around it.
+ *  The batch rows are printed only where the host grants the service
+ *  (not on a stock kernel, which has none).
  *
  * The measuring event never needs switching itself: on VHE it counts
  * EL2 with exclude_user and exclude_guest; on nVHE and protected it
  * counts EL2 in both contexts (exclude_user, exclude_kernel); for the
- * whole exit+entry it counts everything but EL0, in both contexts.
+ * whole exit+entry and the batch rows it counts everything but EL0, in
+ * both contexts.
  */
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
@@ -42,15 +58,24 @@
 #include "ucall_common.h"
 
 #include "guest_loops.h"
+#include "perfreg.h"
+#include "vpmu_vm.h"
 
 #define SMCCC_VERSION	0x80000000
 #define FEW		100
 #define MANY		600
 #define MAX_SWITCHING	6
 #define REPEATS		5
+/* Worst-case BATCH calls in the two runs: each replaces ~1,024 host events. */
+#define WORST_FEW	1
+#define WORST_MANY	4
+#define WORST_ENTRIES	256
 
 static bool vhe;
-/* Measure the whole exit+entry: host kernel, EL2 and the guest's EL1. */
+/*
+ * Measure the whole exit+entry: host kernel, EL2 and the guest's EL1 (the
+ * exitentry and batch rows).
+ */
 static bool whole;
 
 static void guest_code(uint64_t rounds, uint64_t to_user, uint64_t l1)
@@ -64,6 +89,49 @@ static void guest_code(uint64_t rounds, uint64_t to_user, uint64_t l1)
 		else
 			smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
 	}
+	GUEST_DONE();
+}
+
+/* The guest's last BATCH answer (a0 status, a1 failed, a2 carried out). */
+static struct arm_smccc_res batch_res;
+
+/*
+ * @calls BATCH calls of @nr entries from the page at @gva (guest physical
+ * @gpa): @nr writes of PMCR_EL0 with P and C, or one read of it.  Every
+ * counter is first given a host perf event to replace -- the N event
+ * counters count INST_RETIRED (type 0, SW_INCR, has none), the cycle
+ * counter has its filter written, all are enabled in PMCNTENSET -- and
+ * the PMU is stopped (PMCR_EL0.E clear): a running counter's reset
+ * restarts its event in place (glue 0008), a stopped one's releases it
+ * and creates another, the dearer path.
+ */
+static void guest_batches(uint64_t gva, uint64_t gpa, uint64_t calls,
+			  uint64_t nr)
+{
+	struct perfreg_op *ops = (void *)gva;
+	uint64_t n = nr_counters(), enable = BIT(CYCLE), i;
+	struct arm_smccc_res res;
+
+	ops[0] = (struct perfreg_op){ .id = ID_PMCR, .op = OP_WRITE };
+	for (i = 0; i < n; i++) {
+		ops[1 + i] = (struct perfreg_op){ .id = ID_TYPER(i),
+			.op = OP_WRITE, .value = INST_RETIRED };
+		enable |= BIT(i);
+	}
+	ops[1 + n] = (struct perfreg_op){ .id = ID_TYPER(CYCLE), .op = OP_WRITE };
+	ops[2 + n] = (struct perfreg_op){ .id = ID_PMCNTENSET, .op = OP_WRITE,
+					  .value = enable };
+	smccc_hvc(BATCH, gpa, 3 + n, 0, 0, 0, 0, 0, &res);
+	__GUEST_ASSERT(res.a0 == ST_OK && !res.a1,
+		       "programming %lu counters: status %ld, %lu failed",
+		       n, (long)res.a0, res.a1);
+
+	for (i = 0; i < nr; i++)
+		ops[i] = (struct perfreg_op){ .id = ID_PMCR,
+			.op = nr > 1 ? OP_WRITE : OP_READ,
+			.value = nr > 1 ? PMCR_P | PMCR_C : 0 };
+	while (calls--)
+		smccc_hvc(BATCH, gpa, nr, 0, 0, 0, 0, 0, &batch_res);
 	GUEST_DONE();
 }
 
@@ -115,19 +183,33 @@ static void run_guest(struct kvm_vcpu *vcpu)
 	}
 }
 
-/* Instructions of the measuring event over one guest run. */
-static uint64_t measure(uint64_t rounds, bool to_user, int k, bool host_only)
+/*
+ * A figure per round: the difference between runs of @few and @many
+ * rounds, each the least of REPEATS, over @many - @few.  A round is the
+ * guest's hypercall, or its exit to user space (@to_user), with @k
+ * host-only (@host_only) or guest-only events that need switching; or,
+ * with @batch entries, one BATCH call of that many (guest_batches()),
+ * and then @done says how many entries each call carried out.
+ */
+struct run {
+	uint64_t few, many;
+	bool to_user;
+	int k;
+	bool host_only;
+	uint64_t batch;
+	uint64_t done;
+};
+
+/*
+ * Instructions of the measuring event over one run of @vcpu, with @k
+ * events that need switching in its group.
+ */
+static uint64_t counted_run(struct kvm_vcpu *vcpu, int k, bool host_only)
 {
 	struct perf_event_attr attr = measuring_attr();
 	uint64_t buf[2 + MAX_SWITCHING];
 	int fds[1 + MAX_SWITCHING];
-	struct kvm_vcpu *vcpu;
-	struct kvm_vm *vm;
 	int i;
-
-	vm = vm_create_with_one_vcpu(&vcpu, guest_code);
-	guest_loops_setup(vm, vcpu);
-	vcpu_args_set(vcpu, 3, rounds, to_user, 1);
 
 	attr.read_format = PERF_FORMAT_GROUP;
 	fds[0] = perf_open(&attr, -1);
@@ -147,21 +229,73 @@ static uint64_t measure(uint64_t rounds, bool to_user, int k, bool host_only)
 
 	for (i = k; i >= 0; i--)
 		close(fds[i]);
-	kvm_vm_free(vm);
 	return buf[1];
+}
+
+/* Instructions of the measuring event over @rounds of guest_code(). */
+static uint64_t measure_rounds(uint64_t rounds, struct run *r)
+{
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm;
+	uint64_t count;
+
+	vm = vm_create_with_one_vcpu(&vcpu, guest_code);
+	guest_loops_setup(vm, vcpu);
+	vcpu_args_set(vcpu, 3, rounds, r->to_user, 1);
+	count = counted_run(vcpu, r->k, r->host_only);
+	kvm_vm_free(vm);
+	return count;
+}
+
+/*
+ * Instructions of the measuring event over @calls BATCH calls of
+ * guest_batches(), in a VM granted the service.  A call of a list longer
+ * than the budget covers answers INVALID_PARAMETER (no PARTIAL); any
+ * other answer than that or success, a failed entry, or a call that
+ * carries out another number of entries than the runs before is an
+ * error.
+ */
+static uint64_t measure_batches(uint64_t calls, struct run *r)
+{
+	struct arm_smccc_res *res = &batch_res;
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm;
+	uint64_t gva, count;
+	int gic;
+
+	vm = vm_create(1);
+	vcpu = create_vpmu_vcpu(vm, guest_batches, &gic);
+	vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
+	gva = vm_alloc_page(vm);
+	vcpu_args_set(vcpu, 4, gva, addr_gva2gpa(vm, gva), calls, r->batch);
+	count = counted_run(vcpu, 0, false);
+	sync_global_from_guest(vm, batch_res);
+	close(gic);
+	kvm_vm_free(vm);
+
+	TEST_ASSERT(!res->a1 && res->a2 >= 1 && res->a2 <= r->batch &&
+		    (long)res->a0 == (res->a2 < r->batch ? ST_INVALID : ST_OK),
+		    "BATCH of %lu: status %ld, %lu failed, %lu carried out",
+		    r->batch, (long)res->a0, res->a1, res->a2);
+	TEST_ASSERT(!r->done || res->a2 == r->done,
+		    "BATCH of %lu: %lu carried out, %lu in an earlier run",
+		    r->batch, res->a2, r->done);
+	r->done = res->a2;
+	return count;
 }
 
 /*
  * A host interrupt during a run adds a whole exit and entry; the least of
  * a few runs is the run without one.
  */
-static uint64_t least_of(uint64_t rounds, bool to_user, int k, bool host_only)
+static uint64_t least_of(uint64_t rounds, struct run *r)
 {
 	uint64_t least = UINT64_MAX;
 	int i;
 
 	for (i = 0; i < REPEATS; i++) {
-		uint64_t v = measure(rounds, to_user, k, host_only);
+		uint64_t v = r->batch ? measure_batches(rounds, r) :
+					measure_rounds(rounds, r);
 
 		if (v < least)
 			least = v;
@@ -169,14 +303,22 @@ static uint64_t least_of(uint64_t rounds, bool to_user, int k, bool host_only)
 	return least;
 }
 
-static double per_round(bool to_user, int k, bool host_only)
+static double per_round_of(struct run *r)
 {
-	uint64_t few = least_of(FEW, to_user, k, host_only);
-	uint64_t many = least_of(MANY, to_user, k, host_only);
+	uint64_t few = least_of(r->few, r);
+	uint64_t many = least_of(r->many, r);
 
 	/* A filter that counts no EL here would report a free switch. */
 	TEST_ASSERT(few > 0, "the measuring event counted nothing");
-	return (double)(int64_t)(many - few) / (MANY - FEW);
+	return (double)(int64_t)(many - few) / (r->many - r->few);
+}
+
+static double per_round(bool to_user, int k, bool host_only)
+{
+	struct run r = { .few = FEW, .many = MANY, .to_user = to_user,
+			 .k = k, .host_only = host_only };
+
+	return per_round_of(&r);
 }
 
 struct split {
@@ -234,6 +376,43 @@ static void partition(bool exclude_hv, const char *name)
 	       (int64_t)(b.host - a.host));
 }
 
+/*
+ * Whether this host grants a VM the perf-register service: a stock
+ * kernel has none, and refuses the grant's bits in
+ * KVM_REG_ARM_VENDOR_HYP_BMAP_2 (its calls would answer NOT_SUPPORTED).
+ */
+static bool perfreg_served(void)
+{
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm;
+	int gic, ret;
+
+	if (!kvm_has_cap(KVM_CAP_ARM_PMU_V3))
+		return false;
+	vm = vm_create(1);
+	vcpu = create_vpmu_vcpu(vm, guest_batches, &gic);
+	ret = __vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
+	close(gic);
+	kvm_vm_free(vm);
+	return !ret;
+}
+
+/* One BATCH call at its worst, and one of a single read, to compare. */
+static void batch_rows(void)
+{
+	struct run worst = { .few = WORST_FEW, .many = WORST_MANY,
+			     .batch = WORST_ENTRIES };
+	struct run one = { .few = FEW, .many = MANY, .batch = 1 };
+
+	if (!perfreg_served()) {
+		printf("pmu_bench: no perf-register service here: no batch rows\n");
+		return;
+	}
+	printf("BENCH batch_worst %.1f\n", per_round_of(&worst));
+	printf("BENCH batch_worst_done %lu\n", worst.done);
+	printf("BENCH batch_one %.1f\n", per_round_of(&one));
+}
+
 int main(int argc, char **argv)
 {
 	static const int ks[] = { 0, 1, 4, MAX_SWITCHING };
@@ -260,5 +439,6 @@ int main(int argc, char **argv)
 	whole = true;
 	for (i = 0; i < ARRAY_SIZE(ks); i++)
 		printf("BENCH exitentry_%d %.1f\n", ks[i], per_round(false, ks[i], true));
+	batch_rows();
 	return 0;
 }
