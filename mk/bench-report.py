@@ -369,9 +369,13 @@ notes say where a figure is not understood yet.
   thresholds, the KVM state behind exclude_host).  On the a57, a read
   of 3 chained pairs costs 36 more: ours re-reads the high half of each
   pair until no carry happened between the halves.  Throttling at a
-  period of 1,000 with 7 events takes 44 samples per million cycles on
-  ours against 79 on stock, with the same number of throttles: not
-  explained yet.  The overflow rows' spread is large (QEMU delivers
+  period of 1,000 with 7 events: stock 7.3's handler goes on taking
+  samples from the group's other members after the first has throttled
+  the group, which wraps their throttle count, so the core never
+  restarts the group and it samples for one tick only (perf core,
+  `__perf_event_account_interrupt()`); ours skips a member the core has
+  stopped (`armv8pmu_overflow_pending()`), and the group samples again
+  after every tick.  The overflow rows' spread is large (QEMU delivers
   some overflow interrupts late, so runs take different numbers of
   them), and none of their differences stands out of it.
 - **vPMU, trapped and with the service.**  Trapped, every guest PMU

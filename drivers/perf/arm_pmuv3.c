@@ -573,7 +573,10 @@ static void armv8pmu_handle_overflows(struct arm_pmu *cpu_pmu, u64 pmovsr,
 	for_each_set_bit(idx, cpu_pmu->cntr_mask, ARMPMU_MAX_HWEVENTS) {
 		struct perf_event *event = cpuc->events[idx];
 
-		if (!event || !(pmovsr & BIT_ULL(armv8pmu_event_irq_idx(event))))
+		if (!event ||
+		    !armv8pmu_overflow_pending(pmovsr,
+					       armv8pmu_event_irq_idx(event),
+					       event->hw.state))
 			continue;
 		armv8pmu_handle_overflow(cpu_pmu, event, &data, regs);
 	}

@@ -53,6 +53,21 @@ void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained);
 /* events/, format/ and caps/ of a PMU being initialised. */
 void armv8pmu_init_attr_groups(struct arm_pmu *cpu_pmu);
 
+/*
+ * Whether an overflow interrupt, with overflow flags @pmovsr, has a
+ * sample to take for the event on counter @irq_idx (its overflow flag),
+ * in hw.state @hw_state: not once the perf core has stopped it.  One
+ * counter's sample may throttle its whole group, stopping the others
+ * before their turn in the same interrupt; a sample taken from one of
+ * them then counts into its throttled state, and the core never restarts
+ * the group.
+ */
+static inline bool armv8pmu_overflow_pending(u64 pmovsr, int irq_idx,
+					     int hw_state)
+{
+	return (pmovsr & BIT_ULL(irq_idx)) && !(hw_state & PERF_HES_STOPPED);
+}
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /* arm_pmuv3.c: asking the machine, which the suites may redirect. */
 enum armv8pmu_host_mode armv8pmu_host_mode(void);

@@ -274,6 +274,26 @@ static void pairs_and_free_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, cntr, &pair), 2);
 }
 
+/*
+ * An overflow is handled for a counter whose flag is set and whose event
+ * runs; not for one the perf core stopped (throttled with its group by an
+ * earlier counter of the same interrupt), nor for a flag of another
+ * counter.  Counter 31 (PMCCNTR) flags bit 31.
+ */
+static void overflow_pending_test(struct kunit *test)
+{
+	u64 flags = BIT_ULL(0) | BIT_ULL(3) | BIT_ULL(31);
+
+	KUNIT_EXPECT_TRUE(test, armv8pmu_overflow_pending(flags, 0, 0));
+	KUNIT_EXPECT_TRUE(test, armv8pmu_overflow_pending(flags, 31, 0));
+	KUNIT_EXPECT_TRUE(test, armv8pmu_overflow_pending(flags, 3, PERF_HES_UPTODATE));
+	KUNIT_EXPECT_FALSE(test, armv8pmu_overflow_pending(flags, 1, 0));
+	KUNIT_EXPECT_FALSE(test, armv8pmu_overflow_pending(0, 0, 0));
+	KUNIT_EXPECT_FALSE(test, armv8pmu_overflow_pending(flags, 3, PERF_HES_STOPPED));
+	KUNIT_EXPECT_FALSE(test, armv8pmu_overflow_pending(flags, 31,
+					PERF_HES_STOPPED | PERF_HES_UPTODATE));
+}
+
 static struct kunit_case arm_pmuv3_config_test_cases[] = {
 	KUNIT_CASE_PARAM(raw_event_test, raw_gen_params),
 	KUNIT_CASE_PARAM(config1_test, config1_gen_params),
@@ -291,6 +311,7 @@ static struct kunit_case arm_pmuv3_alloc_test_cases[] = {
 	KUNIT_CASE_PARAM(alloc_test, alloc_gen_params),
 	KUNIT_CASE(group_limit_test),
 	KUNIT_CASE(pairs_and_free_test),
+	KUNIT_CASE(overflow_pending_test),
 	{}
 };
 
