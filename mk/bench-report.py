@@ -191,7 +191,7 @@ def main():
     print("Measured by `make bench` (`mk/bench.sh`): both kernels built from "
           "Linux %s (Debian `linux-source-%s`) with the same config "
           "(allnoconfig + `arch/arm64/configs/pmuv3_kvm.config`), booted "
-          "one after the other under %s as `-M virt,virtualization=on,"
+          "side by side (one QEMU each, every figure an instruction count) under %s as `-M virt,virtualization=on,"
           "gic-version=3 -cpu max -icount shift=0 -smp 1` (`-smp` 2 and 4 "
           "for the scaling rows, `-cpu cortex-a57` for the chained ones), "
           "running the same static programs (`tests/kvm/pmu_bench.c`, "
