@@ -26,6 +26,7 @@ if [ ! -f "$STOCK/src/.stamp" ]; then
 	touch "$STOCK/src/.stamp"
 fi
 mkdir -p "$STOCK/kernel"
+export CCACHE_BASEDIR="$STOCK"	# paths relative to stock/ as ours to $BUILD
 KMAKE="make -C $STOCK/src O=$STOCK/kernel ARCH=arm64 CROSS_COMPILE=$CROSS_COMPILE"
 if [ ! -f "$STOCK/kernel/.config" ] ||
    [ "$TOP/arch/arm64/configs/pmuv3_kvm.config" -nt "$STOCK/kernel/.config" ]; then

@@ -17,6 +17,9 @@ BUILD=${BUILD:-$TOP/build/$BASE}
 PATH=$TOP/build/dl/bin:$PATH
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 JOBS=${JOBS:-$(nproc)}
+# ccache's paths relative to this base's build, as the Makefile's builds
+# (make check runs the 6.12 leg from within the 7.3 make).
+export CCACHE_BASEDIR="$BUILD"
 mkdir -p "$BUILD/logs"
 
 HW_SUITES=${KUNIT_HW_SUITES:-arm_pmuv3_hw}

@@ -14,9 +14,14 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
 BUILD=${BUILD:-$TOP/build/$BASE}
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
-TREE=$BUILD/series-tree
-OBJ=$BUILD/series-kernel
-KUNIT_OBJ=$BUILD/series-kunit
+# The series tree and its KUnit build sit as src/ and kunit/ do in
+# $BUILD, under a ccache base directory of their own, so that the KUnit
+# kernel's unchanged objects come from make check's KUnit build.
+SERIES=$BUILD/series
+TREE=$SERIES/src
+OBJ=$SERIES/kernel
+KUNIT_OBJ=$SERIES/kunit
+export CCACHE_BASEDIR="$SERIES"
 PATH=$TOP/build/dl/bin:$PATH	# QEMU 10, as mk/deps.sh unpacked it
 LOG=$BUILD/logs/patches-check.log
 mkdir -p "$BUILD/logs"
