@@ -20,9 +20,7 @@ CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 SERIES=$BUILD/series
 TREE=$SERIES/src
 OBJ=$SERIES/kernel
-KUNIT_OBJ=$SERIES/kunit
 export CCACHE_BASEDIR="$SERIES"
-PATH=$TOP/build/dl/bin:$PATH	# QEMU 10, as mk/deps.sh unpacked it
 LOG=$BUILD/logs/patches-check.log
 mkdir -p "$BUILD/logs"
 
@@ -50,15 +48,10 @@ for p in "$BUILD"/patches/*.patch; do
 		echo "builds: $(basename "$p") (no KUnit suite yet)"
 		continue
 	fi
-	(cd "$TREE" && ./tools/testing/kunit/kunit.py run \
-		--kunitconfig=drivers/perf/tests \
-		--qemu_config="$TOP/tests/kunit/arm64_el1.py" \
-		--cross_compile="$CROSS_COMPILE" \
-		--make_options="CC=ccache ${CROSS_COMPILE}gcc" \
-		--build_dir="$KUNIT_OBJ" --jobs="$(nproc)" --timeout=600) \
-		> "$LOG.kunit" 2>&1 || true
-	cat "$LOG.kunit" >> "$LOG"
-	summary=$(grep -a 'Testing complete' "$LOG.kunit" | tail -1)
+	# mk/kunit.sh with the series as its build: $SERIES/src, kunit/, logs/.
+	BUILD=$SERIES "$TOP/mk/kunit.sh" el1 > /dev/null || true
+	cat "$SERIES/logs/kunit-el1.log" >> "$LOG"
+	summary=$(grep -a 'Testing complete' "$SERIES/logs/kunit-el1.log" | tail -1)
 	case "$summary" in
 	*"passed: "[0-9]*)
 		if echo "$summary" | grep -q -E '(failed|crashed|skipped|errors): [1-9]'; then
