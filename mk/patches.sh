@@ -4,12 +4,20 @@
 # Write our change against the base tree as a git format-patch series in
 # build/patches/, following mk/series.  Only the files we touch are put in
 # a scratch repository (base version first), so this takes seconds.
+#
+# A block's "series-glue:" patches (mk/series-glue-<BASE>/) exist only in
+# the series: they take a file through a state between the base and ours
+# (the stock driver on our event ABI, say), so that a commit that would
+# rewrite it whole can be split.  They are applied after the block's
+# paths and glue, never to the build tree; a later block must take each
+# file they touch from the overlay, which the end checks.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
 BUILD=${BUILD:-$TOP/build/$BASE}
 SERIES=$TOP/mk/series-${BASE:?BASE=7.3 or 6.12}
 GLUE=$TOP/patches/$BASE
+SGLUE=$TOP/mk/series-glue-$BASE
 # Our files as mk/overlay.sh staged them for this base (with its
 # backport patches applied).
 OVERLAY=$BUILD/overlay
@@ -43,6 +51,11 @@ files=$(sed -n 's/^path: //p' "$SERIES")
 for g in $(sed -n 's/^glue: //p' "$SERIES"); do
 	files="$files $(sed -n 's|^+++ b/||p' "$GLUE/$g")"
 done
+sfiles=""
+for g in $(sed -n 's/^series-glue: //p' "$SERIES"); do
+	sfiles="$sfiles $(sed -n 's|^+++ b/||p' "$SGLUE/$g")"
+done
+files="$files $sfiles"
 for f in $files; do
 	if [ -e "$BASE/$f" ]; then
 		mkdir -p "$(dirname "$f")" && cp "$BASE/$f" "$f"
@@ -63,26 +76,30 @@ tests_makefile() {
 	done < "$OVERLAY/$mk" > "$mk"
 }
 
-commit_block() {	# subject msgfile paths glue
+apply_glue() {	# dir patch
+	sed -n '/^--- a\//,$p' "$1/$2" > "$BUILD/series.glue"
+	# --batch and no stdin: patch must never take an answer from the
+	# series file the loop below is reading.
+	patch -s -p1 --batch --no-backup-if-mismatch \
+		-i "$BUILD/series.glue" < /dev/null ||
+		{ echo "patches: $2 does not apply" >&2; exit 1; }
+}
+
+commit_block() {	# subject msgfile paths glue series-glue
 	for p in $3; do mkdir -p "$(dirname "$p")" && cp "$OVERLAY/$p" "$p"; done
 	tests_makefile
-	for g in $4; do
-		sed -n '/^--- a\//,$p' "$GLUE/$g" > "$BUILD/series.glue"
-		# --batch and no stdin: patch must never take an answer from
-		# the series file this loop is reading.
-		patch -s -p1 --batch --no-backup-if-mismatch \
-			-i "$BUILD/series.glue" < /dev/null ||
-			{ echo "patches: $g does not apply" >&2; exit 1; }
-	done
+	for g in $4; do apply_glue "$GLUE" "$g"; done
+	for g in $5; do apply_glue "$SGLUE" "$g"; done
 	git add -A
 	{ echo "$1"; echo; cat "$2"; } | git commit -q -s -F -
 }
 
-subject="" paths="" glue="" inmsg=0
+subject="" paths="" glue="" sglue="" inmsg=0
 : > "$BUILD/series.msg"
 flush() {
-	[ -n "$subject" ] && commit_block "$subject" "$BUILD/series.msg" "$paths" "$glue"
-	subject="" paths="" glue=""
+	[ -n "$subject" ] && commit_block "$subject" "$BUILD/series.msg" \
+		"$paths" "$glue" "$sglue"
+	subject="" paths="" glue="" sglue=""
 	: > "$BUILD/series.msg"
 }
 while IFS= read -r line; do
@@ -94,10 +111,18 @@ while IFS= read -r line; do
 	"subject: "*) flush; subject=${line#subject: }; inmsg=1 ;;
 	"path: "*) paths="$paths ${line#path: }" ;;
 	"glue: "*) glue="$glue ${line#glue: }" ;;
+	"series-glue: "*) sglue="$sglue ${line#series-glue: }" ;;
 	esac
 done < "$SERIES"
 flush
 rm -f "$BUILD/series.msg" "$BUILD/series.glue"
+
+# The series must end where the build tree is: no state that only the
+# series-glue made may be left over.
+for f in $sfiles; do
+	cmp -s "$f" "$OVERLAY/$f" ||
+		{ echo "patches: the series leaves $f as series-glue made it, not ours" >&2; exit 1; }
+done
 
 git format-patch -q -o "$OUT" HEAD~$(($(git rev-list --count HEAD) - 1))
 ls "$OUT"
