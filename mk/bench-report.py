@@ -334,8 +334,9 @@ notes say where a figure is not understood yet.
   instructions: the guest-only rows and the partitions, exact on one
   CPU, would show a leak.
 - **VHE.**  The world switch (host kernel at EL2, per exit+entry) costs
-  27 instructions more than stock, whatever is switched (1,262 against
-  1,235): on VHE host-only and guest-only counters are switched at
+  7 instructions more than stock, whatever is switched (1,242 against
+  1,235; 27 more until glue 0014 stopped zeroing a 560-byte stack array
+  on every exit): on VHE host-only and guest-only counters are switched at
   vcpu_load and vcpu_put, not per exit.  There, a KVM_RUN round trip
   costs ours 50 to 713 instructions less than stock with 0 to 6
   host-only counters switching.  (In the first run of this table the
@@ -357,10 +358,14 @@ notes say where a figure is not understood yet.
   11,750 EL2 instructions (README, Known limits: its per-register copy
   of the vCPU state, twice per trap exit).  Ours costs about 480 more
   with nothing to switch, and the whole exit+entry (host kernel and
-  EL2) about 1,970 more: glue 0014 saves and restores the host's vPMU
-  registers around pKVM's state sync at every trap exit (about 1,000
-  host instructions, read from the code), and the rest is not yet
-  broken down.
+  EL2) about 570 more (13,071 against 12,502).  Glue 0014 keeps the
+  host's 70 vPMU registers across pKVM's state sync at every trap exit:
+  with one memcpy each way since this run, through the per-register
+  accessors before, when the whole exit+entry cost about 1,970 more
+  than stock (14,470): the copy's cost fell by about 1,400.  The EL2
+  480 is not broken down yet: with glue 0013's HPMN (stock leaves 0),
+  the measuring counter may count parts of the switch that stock's
+  hides, so part of it may be no cost at all.
 - **perf's hot paths.**  Most rows are within their spread of stock.
   Ours is lower for group reads (4% for 4 events, 6% for 7) and for
   resetting or disabling a group of 7; higher by about 2% for a context
