@@ -545,8 +545,13 @@ static ssize_t armv8pmu_events_sysfs_show(struct device *dev,
 #define ARMV8_EVENT_ATTR(name, config)					\
 	PMU_EVENT_ATTR_ID(name, armv8pmu_events_sysfs_show, config)
 
+/*
+ * Not sw_incr, as in the stock driver: an event's counter changes as perf
+ * rotates events, so nothing can say which PMSWINC_EL0 bit to write, and
+ * EL0 may not write it (PMUSERENR_EL0.SW stays 0).  The raw event r0
+ * still counts it.
+ */
 static struct attribute *armv8_pmuv3_event_attrs[] = {
-	ARMV8_EVENT_ATTR(sw_incr, ARMV8_PMUV3_PERFCTR_SW_INCR),
 	ARMV8_EVENT_ATTR(l1i_cache_refill, ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL),
 	ARMV8_EVENT_ATTR(l1i_tlb_refill, ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL),
 	ARMV8_EVENT_ATTR(l1d_cache_refill, ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL),
