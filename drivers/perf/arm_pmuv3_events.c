@@ -256,12 +256,23 @@ EXPORT_SYMBOL_IF_KUNIT(armv8pmu_free_counter);
  * Event maps.
  */
 
+/*
+ * PMMIR.THWIDTH, or 0 on a 32-bit kernel: AArch32 may read a non-zero
+ * width, but its 32-bit PMEVTYPER writes cannot reach TH (bits 43:32).
+ */
+static unsigned int armv8pmu_thwidth(struct arm_pmu *cpu_pmu)
+{
+	if (IS_ENABLED(CONFIG_ARM))
+		return 0;
+	return FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir);
+}
+
 /* The probed PMU, as the pure checks above take it. */
 static struct armv8pmu_caps armv8pmu_caps_of(struct arm_pmu *cpu_pmu)
 {
 	return (struct armv8pmu_caps) {
 		.pmuver = cpu_pmu->pmuver,
-		.thwidth = FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir),
+		.thwidth = armv8pmu_thwidth(cpu_pmu),
 		.avoid_pmccntr = armv8pmu_avoid_pmccntr(cpu_pmu),
 	};
 }
@@ -741,7 +752,7 @@ static ssize_t threshold_max_show(struct device *dev,
 				  struct device_attribute *attr, char *page)
 {
 	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
-	u64 thwidth = FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir);
+	unsigned int thwidth = armv8pmu_thwidth(cpu_pmu);
 
 	return sysfs_emit(page, "0x%08llx\n",
 			  thwidth ? BIT_ULL(thwidth) - 1 : 0);
