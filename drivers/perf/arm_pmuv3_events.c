@@ -256,12 +256,23 @@ EXPORT_SYMBOL_IF_KUNIT(armv8pmu_free_counter);
  * Event maps.
  */
 
+/*
+ * PMMIR.THWIDTH, or 0 on a 32-bit kernel: AArch32 may read a non-zero
+ * width, but its 32-bit PMEVTYPER writes cannot reach TH (bits 43:32).
+ */
+static unsigned int armv8pmu_thwidth(struct arm_pmu *cpu_pmu)
+{
+	if (IS_ENABLED(CONFIG_ARM))
+		return 0;
+	return FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir);
+}
+
 /* The probed PMU, as the pure checks above take it. */
 static struct armv8pmu_caps armv8pmu_caps_of(struct arm_pmu *cpu_pmu)
 {
 	return (struct armv8pmu_caps) {
 		.pmuver = cpu_pmu->pmuver,
-		.thwidth = FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir),
+		.thwidth = armv8pmu_thwidth(cpu_pmu),
 		.avoid_pmccntr = armv8pmu_avoid_pmccntr(cpu_pmu),
 	};
 }
@@ -545,8 +556,13 @@ static ssize_t armv8pmu_events_sysfs_show(struct device *dev,
 #define ARMV8_EVENT_ATTR(name, config)					\
 	PMU_EVENT_ATTR_ID(name, armv8pmu_events_sysfs_show, config)
 
+/*
+ * Not sw_incr, as in the stock driver: an event's counter changes as perf
+ * rotates events, so nothing can say which PMSWINC_EL0 bit to write, and
+ * EL0 may not write it (PMUSERENR_EL0.SW stays 0).  The raw event r0
+ * still counts it.
+ */
 static struct attribute *armv8_pmuv3_event_attrs[] = {
-	ARMV8_EVENT_ATTR(sw_incr, ARMV8_PMUV3_PERFCTR_SW_INCR),
 	ARMV8_EVENT_ATTR(l1i_cache_refill, ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL),
 	ARMV8_EVENT_ATTR(l1i_tlb_refill, ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL),
 	ARMV8_EVENT_ATTR(l1d_cache_refill, ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL),
@@ -736,7 +752,7 @@ static ssize_t threshold_max_show(struct device *dev,
 				  struct device_attribute *attr, char *page)
 {
 	struct arm_pmu *cpu_pmu = to_arm_pmu(dev_get_drvdata(dev));
-	u64 thwidth = FIELD_GET(ARMV8_PMU_THWIDTH, cpu_pmu->reg_pmmir);
+	unsigned int thwidth = armv8pmu_thwidth(cpu_pmu);
 
 	return sysfs_emit(page, "0x%08llx\n",
 			  thwidth ? BIT_ULL(thwidth) - 1 : 0);
