@@ -239,19 +239,27 @@ static void armv8pmu_write_userenr(u32 val)
  * Per-event helpers.
  */
 
-/*
- * A 64-bit event on a PMU whose event counters are 32-bit holds a pair of
- * them: decided once, when its counter is allocated, and kept in a
- * driver-private hw.flags bit, since every access to it asks.
- */
-#define ARMV8PMU_EVT_CHAINED	BIT(8)
-static_assert((PERF_EVENT_FLAG_ARCH & ARMV8PMU_EVT_CHAINED) == ARMV8PMU_EVT_CHAINED);
-static_assert(!(ARMV8PMU_EVT_CHAINED & (ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT |
-					ARMPMU_EVT_63BIT)));
+/* A 64-bit event on a PMU whose event counters are 32-bit asks for a pair. */
+static bool armv8pmu_event_wants_pair(struct perf_event *event)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
 
+	return (event->hw.flags & ARMPMU_EVT_64BIT) &&
+	       !armv8pmu_has_long_counters(cpu_pmu->pmuver);
+}
+
+/*
+ * Whether the event holds a pair: it asked for one and got event
+ * counters, not a 64-bit fixed counter (PMCCNTR, PMICNTR).  Read from the
+ * event's own counter, never stored by get_event_idx(): arm_pmu's group
+ * validation calls that on a scratch PMU for events that are running.
+ */
 static bool armv8pmu_event_is_chained(struct perf_event *event)
 {
-	return event->hw.flags & ARMV8PMU_EVT_CHAINED;
+	int idx = event->hw.idx;
+
+	return armv8pmu_event_wants_pair(event) &&
+	       idx >= 0 && idx < ARMV8_PMU_CYCLE_IDX;
 }
 
 /* The counters an event occupies, as a PMCNTEN/PMINTEN-style mask. */
@@ -625,22 +633,14 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 	struct hw_perf_event *hwc = &event->hw;
 	struct armv8pmu_alloc_req req = {
 		.evtype = hwc->config_base & ARMV8_PMU_EVTYPE_EVENT,
-		.chained = (hwc->flags & ARMPMU_EVT_64BIT) &&
-			   !is_pmuv3p5(cpu_pmu->pmuver),
+		.chained = armv8pmu_event_wants_pair(event),
 		.threshold = !!(hwc->config_base & ARMV8_PMU_EVTYPE_TH),
 		.user_read = armv8pmu_event_user_readable(event),
 		.no_pmccntr = armv8pmu_avoid_pmccntr(cpu_pmu) ||
 			      has_branch_stack(event),
 	};
-	int idx = armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
-					 &req);
 
-	/* A fixed counter (PMCCNTR) is 64-bit: no pair. */
-	if (req.chained && idx >= 0 && idx < ARMV8_PMU_CYCLE_IDX)
-		hwc->flags |= ARMV8PMU_EVT_CHAINED;
-	else
-		hwc->flags &= ~ARMV8PMU_EVT_CHAINED;
-	return idx;
+	return armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask, &req);
 }
 
 static void armv8pmu_clear_event_idx(struct pmu_hw_events *cpuc,
@@ -733,7 +733,7 @@ static void armv8pmu_reset(void *info)
 		brbe_invalidate();
 	}
 
-	if (is_pmuv3p5(cpu_pmu->pmuver))
+	if (armv8pmu_has_long_counters(cpu_pmu->pmuver))
 		pmcr |= ARMV8_PMU_PMCR_LP;
 	armv8pmu_pmcr_write(pmcr);
 }
@@ -881,7 +881,8 @@ static void armv8pmu_report(struct arm_pmu *cpu_pmu)
 		cpu_pmu->name, cpu_pmu->pmuver,
 		bitmap_weight(cpu_pmu->cntr_mask, ARMV8_PMU_MAX_GENERAL_COUNTERS),
 		armv8pmu_mode_name(armv8pmu_host_mode()),
-		is_pmuv3p5(cpu_pmu->pmuver) ? "64-bit" : "32-bit (chained for long)");
+		armv8pmu_has_long_counters(cpu_pmu->pmuver) ?
+		"64-bit" : "32-bit (chained for long)");
 }
 
 static int armv8_pmu_init(struct arm_pmu *cpu_pmu, const char *name,

@@ -74,7 +74,7 @@ static const struct armv8pmu_cfg_field armv8pmu_cfg_fields[] = {
 
 static bool armv8pmu_caps_have_64bit_counters(const struct armv8pmu_caps *caps)
 {
-	return is_pmuv3p5(caps->pmuver);
+	return armv8pmu_has_long_counters(caps->pmuver);
 }
 
 /* PMUv3p5 event counters are 64-bit; before that, "long" chains a pair. */

@@ -11,6 +11,7 @@
 #define __ARM_PMUV3_INTERNAL_H
 
 #include <linux/perf/arm_pmu.h>
+#include <linux/perf/arm_pmuv3.h>
 #include <linux/perf/arm_pmuv3_filter.h>
 #include <linux/types.h>
 
@@ -31,6 +32,16 @@ extern const struct armv8pmu_core armv8pmu_cores[ARMV8PMU_NR_CORES];
 static inline bool armv8pmu_avoid_pmccntr(struct arm_pmu *cpu_pmu)
 {
 	return cpu_pmu->avoid_pmccntr;
+}
+
+/*
+ * Whether the event counters are 64-bit: PMUv3p5 on an arm64 kernel.  A
+ * 32-bit kernel accesses them 32 bits at a time, so it leaves PMCR.LP
+ * clear and chains pairs for long events, as before PMUv3p5.
+ */
+static inline bool armv8pmu_has_long_counters(unsigned int pmuver)
+{
+	return IS_ENABLED(CONFIG_ARM64) && is_pmuv3p5(pmuver);
 }
 
 /*

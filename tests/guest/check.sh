@@ -6,7 +6,7 @@
 # armv8_pmuv3 from DT; armv8_pmuv3_0 from ACPI, which numbers its PMUs.
 PMU=$(ls -d /sys/bus/event_source/devices/armv8_pmuv3* | head -1)
 pmu=${PMU##*/}
-case "$mode" in acpi) plan 21 ;; guest) plan 19 ;; *) plan 20 ;; esac
+case "$mode" in acpi|a57) plan 21 ;; guest) plan 19 ;; *) plan 20 ;; esac
 
 # --- the driver is ours, and knows the mode it runs in ---
 case "$mode" in
@@ -188,3 +188,7 @@ fi
 # a57: 32-bit counters, so 64-bit events chain; rdpmc must never get a pair.
 chain=""; [ "$mode" = a57 ] && chain=chained
 run_program rdpmc /bin/rdpmc "$(cat $PMU/type)" $chain
+# a57: a running chained event keeps its pair when a sibling joins its group.
+if [ "$mode" = a57 ]; then
+	run_program chain_group /bin/chain_group "$(cat $PMU/type)"
+fi
