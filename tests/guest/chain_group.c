@@ -9,10 +9,12 @@
  * validate the group on a scratch PMU, asking the driver for counters for
  * the running leader too: there the cycle counter is free.  The driver
  * must not take that answer as the leader's: if it did, the leader would
- * stop being chained while it holds a pair, and its removal would free
- * only the low counter, leaking the high one for good.  So, after such a
- * group has come and gone, a group of three 64-bit events (three pairs:
- * all six counters of a57) must still be scheduled.
+ * stop being chained while it holds a pair, read back as garbage (about
+ * 2^63 more than it counted), and its removal could free only the low
+ * counter, leaking the high one.  So the leader must read what it
+ * counted (at least the loop it ran over, well under 2^40), and after
+ * the group has gone a group of three 64-bit events (three pairs: all six
+ * counters of a57) must still be scheduled.
  * Prints a PLAN line, then PASS/FAIL lines.
  */
 #include <linux/perf_event.h>
@@ -87,9 +89,11 @@ int main(int argc, char **argv)
 	       busy, leader, sibling);
 	spin(LOOP);
 	ok = leader >= 0 && !read_group(leader, &running, &count);
-	printf("%s leader_counts: running %llu, cycles %llu\n",
-	       ok && running && count ? "PASS" : "FAIL",
-	       (unsigned long long)running, (unsigned long long)count);
+	printf("%s leader_counts: running %llu, cycles %llu (at least %lu, under 2^40)\n",
+	       ok && running && count >= 2 * LOOP && count < (1ULL << 40) ?
+	       "PASS" : "FAIL",
+	       (unsigned long long)running, (unsigned long long)count,
+	       2 * LOOP);
 	close(sibling);
 	close(leader);
 	close(busy);
