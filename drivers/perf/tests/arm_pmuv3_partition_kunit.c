@@ -549,7 +549,7 @@ static void switch_case_desc(const struct switch_case *c, char *desc)
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(switch, switch_cases, switch_case_desc);
+KUNIT_ARRAY_PARAM(switch_set, switch_cases, switch_case_desc);
 
 static void switch_test(struct kunit *test)
 {
@@ -687,7 +687,7 @@ static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	KUNIT_CASE_PARAM(traps_test, traps_gen_params),
 	KUNIT_CASE(traps_never_test),
 	KUNIT_CASE(fgt_bits_test),
-	KUNIT_CASE_PARAM(switch_test, switch_gen_params),
+	KUNIT_CASE_PARAM(switch_test, switch_set_gen_params),
 	KUNIT_CASE(overflow_hold_test),
 	KUNIT_CASE(overflow_clear_held_test),
 	KUNIT_CASE(fast_path_test),
