@@ -142,6 +142,7 @@ run_docs() {
 	py=/usr/bin/python3	# Debian's, with python3-docutils (mk/deps.sh)
 	[ -x "$py" ] || py=python3
 	if "$py" "$TOP/mk/rst-check.py" "$TOP"/Documentation/arch/arm64/perf.rst \
+		"$TOP"/Documentation/arch/arm64/pmu-direct.rst \
 		"$TOP"/Documentation/virt/kvm/arm/perf-registers.rst; then
 		count 1 0
 	else

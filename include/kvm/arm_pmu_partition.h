@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The direct guest PMU (Documentation/arch/arm64/pmu-direct.rst): the
+ * decisions, as pure functions that KUnit drives.  MDCR_EL2.HPMN splits
+ * the event counters: a direct-PMU guest owns [0, HPMN) and the cycle
+ * counter, the host keeps [HPMN, N).  What follows decides how big the
+ * guest's share is, which MDCR_EL2 bits and fine-grained traps give it,
+ * what the guest reads as PMCR_EL0, which registers KVM switches where
+ * in each host mode, and how a guest overflow is held until the guest
+ * has seen it.  Nothing here reads or writes a register: the caller
+ * passes the PMU's capabilities and the host mode in.
+ *
+ * The register fields are defined here, under our own names, from the
+ * Arm ARM (DDI 0487), rather than taken from the base tree, so that the
+ * header needs nothing but generic headers and means the same on every
+ * base we build (6.12 has MDCR_EL2's in <asm/kvm_arm.h>, spelt otherwise
+ * and without HPMFZO; 7.3 generates them); the KUnit suite checks them
+ * against the generated definitions where the base has them.
+ */
+#ifndef __KVM_ARM_PMU_PARTITION_H
+#define __KVM_ARM_PMU_PARTITION_H
+
+#include <linux/bitfield.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/types.h>
+#include <linux/perf/arm_pmuv3.h>
+#include <linux/perf/arm_pmuv3_filter.h>
+
+/* MDCR_EL2 (Arm ARM D24.3): the PMU fields a direct vCPU's value sets. */
+#define KVM_PMU_PART_MDCR_HPMN		GENMASK_ULL(4, 0)
+#define KVM_PMU_PART_MDCR_TPMCR		BIT_ULL(5)
+#define KVM_PMU_PART_MDCR_TPM		BIT_ULL(6)
+#define KVM_PMU_PART_MDCR_HPME		BIT_ULL(7)
+#define KVM_PMU_PART_MDCR_HPMD		BIT_ULL(17)	/* FEAT_PMUv3p1 */
+#define KVM_PMU_PART_MDCR_HCCD		BIT_ULL(23)	/* FEAT_PMUv3p5 */
+#define KVM_PMU_PART_MDCR_HLP		BIT_ULL(26)	/* FEAT_PMUv3p5 */
+#define KVM_PMU_PART_MDCR_HPMFZO	BIT_ULL(29)	/* FEAT_PMUv3p7 */
+/* Every MDCR_EL2 bit kvm_pmu_part_mdcr() decides; the caller keeps the rest. */
+#define KVM_PMU_PART_MDCR_MASK	(KVM_PMU_PART_MDCR_HPMN | KVM_PMU_PART_MDCR_TPMCR | \
+				 KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_HPME | \
+				 KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD | \
+				 KVM_PMU_PART_MDCR_HLP | KVM_PMU_PART_MDCR_HPMFZO)
+
+/* HDFGRTR_EL2 and HDFGWTR_EL2 (FEAT_FGT): 1 traps the access. */
+#define KVM_PMU_PART_FGT_PMEVCNTRN	BIT_ULL(12)	/* and PMXEVCNTR_EL0 */
+#define KVM_PMU_PART_FGT_PMEVTYPERN	BIT_ULL(13)	/* and PMXEVTYPER_EL0 */
+#define KVM_PMU_PART_FGT_PMCCFILTR	BIT_ULL(14)
+#define KVM_PMU_PART_FGT_PMCCNTR	BIT_ULL(15)
+#define KVM_PMU_PART_FGT_PMCNTEN	BIT_ULL(16)	/* PMCNTEN{SET,CLR}_EL0 */
+#define KVM_PMU_PART_FGT_PMINTEN	BIT_ULL(17)	/* PMINTEN{SET,CLR}_EL1 */
+#define KVM_PMU_PART_FGT_PMOVS		BIT_ULL(18)	/* PMOVS{SET,CLR}_EL0 */
+#define KVM_PMU_PART_FGT_PMSELR		BIT_ULL(19)
+#define KVM_PMU_PART_FGW_PMSWINC	BIT_ULL(20)	/* HDFGWTR_EL2 only */
+#define KVM_PMU_PART_FGW_PMCR		BIT_ULL(21)	/* HDFGWTR_EL2 only */
+#define KVM_PMU_PART_FGR_PMMIR		BIT_ULL(22)	/* HDFGRTR_EL2 only */
+#define KVM_PMU_PART_FGT_PMUSERENR	BIT_ULL(57)
+#define KVM_PMU_PART_FGR_PMCEIDN	BIT_ULL(58)	/* HDFGRTR_EL2 only */
+#define KVM_PMU_PART_HDFGRTR_MASK	(GENMASK_ULL(19, 12) | KVM_PMU_PART_FGR_PMMIR | \
+					 KVM_PMU_PART_FGT_PMUSERENR | \
+					 KVM_PMU_PART_FGR_PMCEIDN)
+#define KVM_PMU_PART_HDFGWTR_MASK	(GENMASK_ULL(21, 12) | KVM_PMU_PART_FGT_PMUSERENR)
+
+/* HDFGRTR2_EL2 and HDFGWTR2_EL2 (FEAT_FGT2): these bits trap when 0. */
+#define KVM_PMU_PART_FGT2_NPMICNTR	BIT_ULL(2)
+#define KVM_PMU_PART_FGT2_NPMICFILTR	BIT_ULL(3)
+#define KVM_PMU_PART_FGW2_NPMZR		BIT_ULL(21)	/* HDFGWTR2_EL2 only */
+#define KVM_PMU_PART_HDFGRTR2_MASK	(KVM_PMU_PART_FGT2_NPMICNTR | \
+					 KVM_PMU_PART_FGT2_NPMICFILTR)
+#define KVM_PMU_PART_HDFGWTR2_MASK	(KVM_PMU_PART_HDFGRTR2_MASK | \
+					 KVM_PMU_PART_FGW2_NPMZR)
+
+/* The ID register fields the capabilities come from. */
+#define KVM_PMU_PART_DFR0_PMUVER	GENMASK_ULL(11, 8)	/* ID_AA64DFR0_EL1 */
+#define KVM_PMU_PART_DFR0_HPMN0		GENMASK_ULL(63, 60)	/* ID_AA64DFR0_EL1 */
+#define KVM_PMU_PART_DFR1_PMICNTR	GENMASK_ULL(39, 36)	/* ID_AA64DFR1_EL1 */
+#define KVM_PMU_PART_MMFR0_FGT		GENMASK_ULL(59, 56)	/* ID_AA64MMFR0_EL1 */
+#define KVM_PMU_PART_MIDR_IMPLEMENTER	GENMASK_ULL(31, 24)	/* MIDR_EL1 */
+
+/* ID_AA64DFR0_EL1.PMUVer and ID_AA64MMFR0_EL1.FGT values. */
+#define KVM_PMU_PART_PMUVER_V3		0x1
+#define KVM_PMU_PART_PMUVER_V3P1	0x4
+#define KVM_PMU_PART_PMUVER_V3P5	0x6
+#define KVM_PMU_PART_PMUVER_V3P9	0x9
+#define KVM_PMU_PART_PMUVER_IMP_DEF	0xf
+#define KVM_PMU_PART_FGT_V1		0x1
+#define KVM_PMU_PART_FGT_V2		0x2
+
+/*
+ * What the PMU of the CPUs a direct vCPU runs on can do.
+ *
+ * @nr_counters:   PMCR_EL0.N, the event counters implemented
+ * @hpmn0:         FEAT_HPMN0: MDCR_EL2.HPMN may be 0 (otherwise 0 is
+ *                 CONSTRAINED UNPREDICTABLE)
+ * @pmuv3p1:       MDCR_EL2.HPMD stops the guest's event counters at EL2
+ * @pmuv3p5:       MDCR_EL2.HCCD stops the cycle counter at EL2, and
+ *                 MDCR_EL2.HLP sets the host's counters' overflow width
+ * @pmuv3p9:       PMZR_EL0 exists
+ * @icntr:         FEAT_PMUv3_ICNTR: PMICNTR_EL0 exists
+ * @fgt, @fgt2:    FEAT_FGT, FEAT_FGT2
+ * @hpmn_enforced: accesses from EL1 and EL0 to counters at or above HPMN
+ *                 are refused (UNDEFINED by index, RAZ/WI by bit) and a
+ *                 PMCR_EL0.P written there resets only [0, HPMN), as the
+ *                 Arm ARM requires.  QEMU 10 does neither: on a PMU
+ *                 that does not, every register that names a counter is
+ *                 trapped and checked at EL2 (the guarded profile).
+ */
+struct kvm_pmu_part_caps {
+	u8 nr_counters;
+	bool hpmn0;
+	bool pmuv3p1;
+	bool pmuv3p5;
+	bool pmuv3p9;
+	bool icntr;
+	bool fgt;
+	bool fgt2;
+	bool hpmn_enforced;
+};
+
+/* kvm.pmu_direct_guard: which PMUs are trusted to enforce HPMN. */
+enum kvm_pmu_part_guard {
+	KVM_PMU_PART_GUARD_AUTO,	/* all but software implementations */
+	KVM_PMU_PART_GUARD_ON,		/* none: always the guarded profile */
+	KVM_PMU_PART_GUARD_OFF,		/* all (QEMU: for measurement only) */
+};
+
+/*
+ * PMUVer as a number that grows with the version: 0 for no PMUv3 and for
+ * an IMPLEMENTATION DEFINED PMU, which has no PMUv3 registers to share.
+ */
+static inline unsigned int kvm_pmu_part_pmuver(u64 dfr0)
+{
+	unsigned int ver = FIELD_GET(KVM_PMU_PART_DFR0_PMUVER, dfr0);
+
+	return ver == KVM_PMU_PART_PMUVER_IMP_DEF ? 0 : ver;
+}
+
+/*
+ * The capabilities, from the sanitised ID registers and PMCR_EL0.N.  A
+ * MIDR_EL1 implementer of 0 is "reserved for software use" (Arm ARM
+ * D24.2, MIDR_EL1): QEMU's "max" CPU is one, and it does not enforce
+ * HPMN for EL1 accesses, so in auto mode no software implementation is
+ * trusted to.
+ */
+static inline void kvm_pmu_part_caps_from(struct kvm_pmu_part_caps *caps,
+					  u64 dfr0, u64 dfr1, u64 mmfr0,
+					  u64 midr, unsigned int n,
+					  enum kvm_pmu_part_guard guard)
+{
+	unsigned int ver = kvm_pmu_part_pmuver(dfr0);
+	unsigned int fgt = FIELD_GET(KVM_PMU_PART_MMFR0_FGT, mmfr0);
+
+	caps->nr_counters = min_t(unsigned int, n, ARMV8_PMU_MAX_GENERAL_COUNTERS);
+	caps->hpmn0 = FIELD_GET(KVM_PMU_PART_DFR0_HPMN0, dfr0) != 0;
+	caps->pmuv3p1 = ver >= KVM_PMU_PART_PMUVER_V3P1;
+	caps->pmuv3p5 = ver >= KVM_PMU_PART_PMUVER_V3P5;
+	caps->pmuv3p9 = ver >= KVM_PMU_PART_PMUVER_V3P9;
+	caps->icntr = FIELD_GET(KVM_PMU_PART_DFR1_PMICNTR, dfr1) != 0;
+	caps->fgt = fgt >= KVM_PMU_PART_FGT_V1;
+	caps->fgt2 = fgt >= KVM_PMU_PART_FGT_V2;
+	switch (guard) {
+	case KVM_PMU_PART_GUARD_ON:
+		caps->hpmn_enforced = false;
+		break;
+	case KVM_PMU_PART_GUARD_OFF:
+		caps->hpmn_enforced = true;
+		break;
+	default:
+		caps->hpmn_enforced = FIELD_GET(KVM_PMU_PART_MIDR_IMPLEMENTER, midr) != 0;
+		break;
+	}
+}
+
+/* No KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS: the guest gets what the host leaves. */
+#define KVM_PMU_PART_NO_REQUEST		(-1)
+
+/*
+ * The guest's share, MDCR_EL2.HPMN, which is also its PMCR_EL0.N.  The
+ * host keeps @host_min event counters (kvm.pmu_direct_host_counters, at
+ * most all of them); a VMM may ask for fewer than the rest with
+ * KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS, never for more.
+ *
+ * Return: HPMN; -EINVAL for a request above PMCR_EL0.N (or negative),
+ * -ENOSPC for one that would take counters the host keeps, -EOPNOTSUPP
+ * for a share of 0 without FEAT_HPMN0 (HPMN = 0 is then CONSTRAINED
+ * UNPREDICTABLE).
+ */
+static inline int kvm_pmu_part_size(const struct kvm_pmu_part_caps *caps,
+				    int requested, unsigned int host_min)
+{
+	unsigned int n = min_t(unsigned int, caps->nr_counters,
+			       ARMV8_PMU_MAX_GENERAL_COUNTERS);
+	unsigned int max = n - min(host_min, n);
+	unsigned int hpmn = max;
+
+	if (requested != KVM_PMU_PART_NO_REQUEST) {
+		if (requested < 0 || requested > n)
+			return -EINVAL;
+		if (requested > max)
+			return -ENOSPC;
+		hpmn = requested;
+	}
+	if (!hpmn && !caps->hpmn0)
+		return -EOPNOTSUPP;
+	return hpmn;
+}
+
+/*
+ * The counters a direct guest owns: event counters [0, HPMN) and the
+ * cycle counter, which HPMN does not partition: PMCR_EL0.E, the guest's
+ * once its PMCR_EL0 is loaded, enables it.  Counter indices are the
+ * PMCNTEN bits, as in <kvm/arm_pmu_switch.h>.
+ */
+static inline u64 kvm_pmu_part_guest_mask(unsigned int hpmn)
+{
+	u64 mask = BIT_ULL(ARMV8_PMU_CYCLE_IDX);
+
+	if (hpmn)
+		mask |= GENMASK_ULL(min_t(unsigned int, hpmn,
+					  ARMV8_PMU_MAX_GENERAL_COUNTERS) - 1, 0);
+	return mask;
+}
+
+/*
+ * The counters host perf may use on a CPU where a direct vCPU is loaded:
+ * [HPMN, N), which MDCR_EL2.HPME enables.  Neither fixed counter: the
+ * guest's PMCR_EL0.E enables PMICNTR_EL0 as it does PMCCNTR_EL0, so the
+ * instruction counter is nobody's while the guest's PMCR_EL0 is loaded.
+ */
+static inline u64 kvm_pmu_part_host_mask(const struct kvm_pmu_part_caps *caps,
+					 unsigned int hpmn)
+{
+	unsigned int n = min_t(unsigned int, caps->nr_counters,
+			       ARMV8_PMU_MAX_GENERAL_COUNTERS);
+
+	if (hpmn >= n)
+		return 0;
+	return GENMASK_ULL(n - 1, hpmn);
+}
+
+/*
+ * The counters host perf must vacate when a direct vCPU is loaded: all
+ * it could use otherwise (the event counters, PMCCNTR_EL0 and, if it
+ * exists, PMICNTR_EL0) but its share.
+ */
+static inline u64 kvm_pmu_part_vacate_mask(const struct kvm_pmu_part_caps *caps,
+					   unsigned int hpmn)
+{
+	u64 all = kvm_pmu_part_guest_mask(caps->nr_counters);
+
+	if (caps->icntr)
+		all |= BIT_ULL(ARMV8_PMU_INSTR_IDX);
+	return all & ~kvm_pmu_part_host_mask(caps, hpmn);
+}
+
+/*
+ * The PMU fields of a direct vCPU's MDCR_EL2 (within
+ * KVM_PMU_PART_MDCR_MASK), the same in every host mode: HPMN the guest's
+ * share; HPME so that the host's counters count while the guest runs
+ * (with HPMN below N, PMCR_EL0.E no longer enables them); HPMD and HCCD,
+ * where they exist, so that no guest counter counts at EL2, whatever
+ * filter the guest writes; HLP as the host driver's PMCR_EL0.LP (set
+ * wherever 64-bit event counters exist), since it sets the overflow
+ * width of [HPMN, N); TPM when some PMU access must trap and FGT cannot
+ * single it out (@tpm, from kvm_pmu_part_need_tpm()).  What differs per
+ * mode is when it is written and by whom: kvm_pmu_part_switch_set().
+ */
+static inline u64 kvm_pmu_part_mdcr(const struct kvm_pmu_part_caps *caps,
+				    unsigned int hpmn, bool tpm)
+{
+	u64 mdcr = FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, hpmn) | KVM_PMU_PART_MDCR_HPME;
+
+	if (caps->pmuv3p1)
+		mdcr |= KVM_PMU_PART_MDCR_HPMD;
+	if (caps->pmuv3p5)
+		mdcr |= KVM_PMU_PART_MDCR_HCCD | KVM_PMU_PART_MDCR_HLP;
+	if (tpm)
+		mdcr |= KVM_PMU_PART_MDCR_TPM;
+	return mdcr;
+}
+
+/*
+ * PMCR_EL0 as the guest and its VMM read it: the hardware's, with N the
+ * guest's share.  At EL1 and EL0 the hardware reads N as HPMN by itself;
+ * this is the value KVM keeps for the vCPU and gives to user space.
+ */
+static inline u64 kvm_pmu_part_guest_pmcr(u64 pmcr, unsigned int hpmn)
+{
+	return (pmcr & ~(u64)ARMV8_PMU_PMCR_N) |
+	       FIELD_PREP(ARMV8_PMU_PMCR_N, hpmn);
+}
+
+/*
+ * A guest write of PMCR_EL0 that traps (guarded profile, or TPM): the
+ * value for the hardware, and whether to reset the guest's event
+ * counters.  PMCR_EL0.P is never passed on: on a PMU that does not
+ * enforce HPMN it would reset the host's counters too (QEMU 10 resets
+ * all N), so the caller writes 0 to PMEVCNTR<n>_EL0, n < HPMN, instead.
+ * C passes: the cycle counter is the guest's.  LP only with PMUv3p5.
+ */
+static inline u64 kvm_pmu_part_pmcr_write(const struct kvm_pmu_part_caps *caps,
+					  u64 val, bool *reset_events)
+{
+	u64 mask = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_D |
+		   ARMV8_PMU_PMCR_X | ARMV8_PMU_PMCR_DP | ARMV8_PMU_PMCR_LC;
+
+	if (caps->pmuv3p5)
+		mask |= ARMV8_PMU_PMCR_LP;
+	*reset_events = val & ARMV8_PMU_PMCR_P;
+	return val & mask;
+}
+
+/*
+ * The guest's PMU registers, one bit each in struct kvm_pmu_part_traps.
+ * PMEVCNTR and PMEVTYPER stand for all n and for the PMXEV* aliases,
+ * as their fine-grained trap bits do.
+ */
+enum kvm_pmu_part_reg {
+	KVM_PMU_PART_PMCR,
+	KVM_PMU_PART_PMCNTEN,
+	KVM_PMU_PART_PMINTEN,
+	KVM_PMU_PART_PMOVS,
+	KVM_PMU_PART_PMSELR,
+	KVM_PMU_PART_PMUSERENR,
+	KVM_PMU_PART_PMCCNTR,
+	KVM_PMU_PART_PMCCFILTR,
+	KVM_PMU_PART_PMEVCNTR,
+	KVM_PMU_PART_PMEVTYPER,
+	KVM_PMU_PART_PMSWINC,
+	KVM_PMU_PART_PMCEID,
+	KVM_PMU_PART_PMMIR,
+	KVM_PMU_PART_PMICNTR,
+	KVM_PMU_PART_PMICFILTR,
+	KVM_PMU_PART_PMZR,
+	KVM_PMU_PART_NR_REGS,
+};
+
+#define KVM_PMU_PART_REGS_ALL		GENMASK(KVM_PMU_PART_NR_REGS - 1, 0)
+/* The registers that name counters, by index or by bit. */
+#define KVM_PMU_PART_REGS_INDEXED	(BIT(KVM_PMU_PART_PMCNTEN) | \
+					 BIT(KVM_PMU_PART_PMINTEN) | \
+					 BIT(KVM_PMU_PART_PMOVS) | \
+					 BIT(KVM_PMU_PART_PMEVCNTR) | \
+					 BIT(KVM_PMU_PART_PMEVTYPER))
+#define KVM_PMU_PART_REGS_ICNTR		(BIT(KVM_PMU_PART_PMICNTR) | \
+					 BIT(KVM_PMU_PART_PMICFILTR))
+
+/* Which accesses of which registers trap to EL2: BIT(enum kvm_pmu_part_reg). */
+struct kvm_pmu_part_traps {
+	u32 read;
+	u32 write;
+};
+
+/*
+ * What a direct vCPU traps, given the PMU and two per-vCPU conditions:
+ * a KVM event filter is installed (@event_filter), or a guest overflow
+ * is held (@held: see kvm_pmu_part_hold()).  Everything else is the
+ * guest's own and does not trap.
+ *
+ *  - A PMU that does not enforce HPMN at EL1/EL0: every register that
+ *    names a counter, both ways, PMCR_EL0 and PMSWINC_EL0 writes (a
+ *    PMCR_EL0.P or PMSWINC write would reach the host's counters) and,
+ *    where PMUv3p9 has it, PMZR_EL0 writes; PMSELR_EL0 need not, as the
+ *    PMXEV* accesses it selects trap.
+ *  - No HPMD (PMUv3.0): PMEVTYPER writes, to clear NSH.  No HCCD
+ *    (before PMUv3p5): PMCCFILTR_EL0 writes, likewise.  A guest has no
+ *    EL2, so NSH is RES0 to it and a read needs no trap.
+ *  - An event filter: PMEVTYPER and PMCCFILTR_EL0 both ways (the
+ *    hardware gets a type that counts nothing for a denied event, the
+ *    guest reads back its own), and PMCEID reads (the filter hides
+ *    events).
+ *  - A held overflow: PMINTEN both ways (the guest reads its enables
+ *    with the held ones) and PMOVS writes (the write that clears a held
+ *    overflow releases it).
+ *  - PMICNTR_EL0 and PMICFILTR_EL0 always, where they exist: they are
+ *    nobody's while the guest's PMCR_EL0 is loaded, and the guest gets
+ *    an UNDEF.
+ * PMUSERENR_EL0, PMCCNTR_EL0, PMCR_EL0 reads (N reads as HPMN at EL1)
+ * and PMMIR_EL1 never trap for the partition's sake.
+ */
+static inline struct kvm_pmu_part_traps
+kvm_pmu_part_traps(const struct kvm_pmu_part_caps *caps, bool event_filter,
+		   bool held)
+{
+	struct kvm_pmu_part_traps t = { };
+
+	if (!caps->hpmn_enforced) {
+		t.read |= KVM_PMU_PART_REGS_INDEXED;
+		t.write |= KVM_PMU_PART_REGS_INDEXED | BIT(KVM_PMU_PART_PMCR) |
+			   BIT(KVM_PMU_PART_PMSWINC);
+		if (caps->pmuv3p9)
+			t.write |= BIT(KVM_PMU_PART_PMZR);
+	}
+	if (!caps->pmuv3p1)
+		t.write |= BIT(KVM_PMU_PART_PMEVTYPER);
+	if (!caps->pmuv3p5)
+		t.write |= BIT(KVM_PMU_PART_PMCCFILTR);
+	if (event_filter) {
+		t.read |= BIT(KVM_PMU_PART_PMEVTYPER) | BIT(KVM_PMU_PART_PMCCFILTR) |
+			  BIT(KVM_PMU_PART_PMCEID);
+		t.write |= BIT(KVM_PMU_PART_PMEVTYPER) | BIT(KVM_PMU_PART_PMCCFILTR);
+	}
+	if (held) {
+		t.read |= BIT(KVM_PMU_PART_PMINTEN);
+		t.write |= BIT(KVM_PMU_PART_PMINTEN) | BIT(KVM_PMU_PART_PMOVS);
+	}
+	if (caps->icntr) {
+		t.read |= KVM_PMU_PART_REGS_ICNTR;
+		t.write |= KVM_PMU_PART_REGS_ICNTR;
+	}
+	return t;
+}
+
+/*
+ * Whether the traps need MDCR_EL2.TPM, which traps every PMU register:
+ * some access must trap and FGT cannot single it out (no FEAT_FGT, or
+ * an FGT2 register without FEAT_FGT2).  The EL2 fast path then serves
+ * all the others too, against the hardware.
+ */
+static inline bool kvm_pmu_part_need_tpm(const struct kvm_pmu_part_caps *caps,
+					 const struct kvm_pmu_part_traps *t)
+{
+	u32 all = t->read | t->write;
+	u32 fgt2 = KVM_PMU_PART_REGS_ICNTR | BIT(KVM_PMU_PART_PMZR);
+
+	if (!all)
+		return false;
+	if (!caps->fgt)
+		return true;
+	return (all & fgt2) && !caps->fgt2;
+}
+
+/* The HDFGRTR_EL2 (@write false) or HDFGWTR_EL2 bit of a register, or 0. */
+static inline u64 kvm_pmu_part_fgt_bit(enum kvm_pmu_part_reg reg, bool write)
+{
+	switch (reg) {
+	case KVM_PMU_PART_PMCR:
+		return write ? KVM_PMU_PART_FGW_PMCR : 0;
+	case KVM_PMU_PART_PMCNTEN:
+		return KVM_PMU_PART_FGT_PMCNTEN;
+	case KVM_PMU_PART_PMINTEN:
+		return KVM_PMU_PART_FGT_PMINTEN;
+	case KVM_PMU_PART_PMOVS:
+		return KVM_PMU_PART_FGT_PMOVS;
+	case KVM_PMU_PART_PMSELR:
+		return KVM_PMU_PART_FGT_PMSELR;
+	case KVM_PMU_PART_PMUSERENR:
+		return KVM_PMU_PART_FGT_PMUSERENR;
+	case KVM_PMU_PART_PMCCNTR:
+		return KVM_PMU_PART_FGT_PMCCNTR;
+	case KVM_PMU_PART_PMCCFILTR:
+		return KVM_PMU_PART_FGT_PMCCFILTR;
+	case KVM_PMU_PART_PMEVCNTR:
+		return KVM_PMU_PART_FGT_PMEVCNTRN;
+	case KVM_PMU_PART_PMEVTYPER:
+		return KVM_PMU_PART_FGT_PMEVTYPERN;
+	case KVM_PMU_PART_PMSWINC:
+		return write ? KVM_PMU_PART_FGW_PMSWINC : 0;
+	case KVM_PMU_PART_PMCEID:
+		return write ? 0 : KVM_PMU_PART_FGR_PMCEIDN;
+	case KVM_PMU_PART_PMMIR:
+		return write ? 0 : KVM_PMU_PART_FGR_PMMIR;
+	default:
+		return 0;
+	}
+}
+
+/* The HDFG{R,W}TR2_EL2 bit of a register (trapping when 0), or 0. */
+static inline u64 kvm_pmu_part_fgt2_bit(enum kvm_pmu_part_reg reg, bool write)
+{
+	switch (reg) {
+	case KVM_PMU_PART_PMICNTR:
+		return KVM_PMU_PART_FGT2_NPMICNTR;
+	case KVM_PMU_PART_PMICFILTR:
+		return KVM_PMU_PART_FGT2_NPMICFILTR;
+	case KVM_PMU_PART_PMZR:
+		return write ? KVM_PMU_PART_FGW2_NPMZR : 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The PMU fields of the four fine-grained trap registers, within their
+ * KVM_PMU_PART_HDFG*_MASK: the caller replaces those bits of the vCPU's
+ * values and keeps the rest (debug, SPE, trace).
+ */
+struct kvm_pmu_part_fgt {
+	u64 hdfgrtr;
+	u64 hdfgwtr;
+	u64 hdfgrtr2;
+	u64 hdfgwtr2;
+};
+
+static inline void kvm_pmu_part_fgt(const struct kvm_pmu_part_traps *t,
+				    struct kvm_pmu_part_fgt *fgt)
+{
+	int reg;
+
+	fgt->hdfgrtr = 0;
+	fgt->hdfgwtr = 0;
+	fgt->hdfgrtr2 = KVM_PMU_PART_HDFGRTR2_MASK;
+	fgt->hdfgwtr2 = KVM_PMU_PART_HDFGWTR2_MASK;
+	for (reg = 0; reg < KVM_PMU_PART_NR_REGS; reg++) {
+		if (t->read & BIT(reg)) {
+			fgt->hdfgrtr |= kvm_pmu_part_fgt_bit(reg, false);
+			fgt->hdfgrtr2 &= ~kvm_pmu_part_fgt2_bit(reg, false);
+		}
+		if (t->write & BIT(reg)) {
+			fgt->hdfgwtr |= kvm_pmu_part_fgt_bit(reg, true);
+			fgt->hdfgwtr2 &= ~kvm_pmu_part_fgt2_bit(reg, true);
+		}
+	}
+}
+
+/*
+ * The guest's PMU state, one bit each, for the switch sets below.
+ * PMCNTEN, PMINTEN and PMOVS are the guest's bits of them; PMCCNTR and
+ * PMCCFILTR the cycle counter; PMEVCNTR and PMEVTYPER n < HPMN.
+ */
+enum kvm_pmu_part_ctxt {
+	KVM_PMU_PART_CTXT_PMCR,
+	KVM_PMU_PART_CTXT_PMSELR,
+	KVM_PMU_PART_CTXT_PMUSERENR,
+	KVM_PMU_PART_CTXT_PMCNTEN,
+	KVM_PMU_PART_CTXT_PMINTEN,
+	KVM_PMU_PART_CTXT_PMOVS,
+	KVM_PMU_PART_CTXT_PMCCNTR,
+	KVM_PMU_PART_CTXT_PMCCFILTR,
+	KVM_PMU_PART_CTXT_PMEVCNTR,
+	KVM_PMU_PART_CTXT_PMEVTYPER,
+	KVM_PMU_PART_CTXT_NR,
+};
+
+#define KVM_PMU_PART_CTXT_ALL		GENMASK(KVM_PMU_PART_CTXT_NR - 1, 0)
+/* The control registers: what the host's PMU use depends on. */
+#define KVM_PMU_PART_CTXT_CONTROL	(BIT(KVM_PMU_PART_CTXT_PMCR) | \
+					 BIT(KVM_PMU_PART_CTXT_PMSELR) | \
+					 BIT(KVM_PMU_PART_CTXT_PMUSERENR) | \
+					 BIT(KVM_PMU_PART_CTXT_PMCNTEN) | \
+					 BIT(KVM_PMU_PART_CTXT_PMINTEN) | \
+					 BIT(KVM_PMU_PART_CTXT_PMOVS))
+/* The counters and their types: the guest's measurements. */
+#define KVM_PMU_PART_CTXT_COUNTERS	(KVM_PMU_PART_CTXT_ALL & \
+					 ~KVM_PMU_PART_CTXT_CONTROL)
+
+/* When KVM moves a register between the vCPU and the hardware. */
+enum kvm_pmu_part_when {
+	KVM_PMU_PART_AT_LOAD,	/* vcpu_load/vcpu_put, in the host kernel */
+	KVM_PMU_PART_AT_ENTRY,	/* every guest entry and exit, at EL2 */
+	KVM_PMU_PART_SCRUB,	/* zeroed in the hardware at every exit */
+};
+
+/*
+ * Which of the guest's registers are switched when, per host mode.
+ *
+ *  - VHE: the host kernel is at EL2, which HPMN does not restrict and
+ *    HPMD/HCCD keep the guest's counters from counting, so everything
+ *    stays loaded from vcpu_load to vcpu_put; only PMUSERENR_EL0, which
+ *    governs host EL0 too, is switched at entry and exit, where the
+ *    stock world switch already writes it.
+ *  - nVHE, and a non-protected VM in protected mode: the host kernel is
+ *    at EL1, where the host's MDCR_EL2 (HPMN = N) gives it every counter
+ *    and its own PMCR_EL0.  EL2 switches the control registers at entry
+ *    and exit (the guest's counters stop at exit, its overflows cannot
+ *    raise the host's interrupt); the counters and types stay in the
+ *    hardware, stopped, between exits, where host perf does not touch
+ *    them, and are switched at vcpu_load/vcpu_put.  The host kernel is
+ *    this VM's hypervisor and may see them, as it sees its memory.
+ *  - A protected VM: nothing of it may reach the host.  EL2 switches
+ *    everything at entry and exit into the hypervisor's copy of the vCPU
+ *    and zeroes the counters and types at every exit.
+ *  - An EL1 kernel runs no guests: nothing.
+ */
+static inline u32 kvm_pmu_part_switch_set(enum armv8pmu_host_mode mode,
+					  bool protected_vm,
+					  enum kvm_pmu_part_when when)
+{
+	switch (mode) {
+	case ARMV8PMU_MODE_VHE:
+		if (when == KVM_PMU_PART_AT_ENTRY)
+			return BIT(KVM_PMU_PART_CTXT_PMUSERENR);
+		if (when == KVM_PMU_PART_AT_LOAD)
+			return KVM_PMU_PART_CTXT_ALL &
+			       ~BIT(KVM_PMU_PART_CTXT_PMUSERENR);
+		return 0;
+	case ARMV8PMU_MODE_PKVM:
+		if (protected_vm) {
+			if (when == KVM_PMU_PART_AT_ENTRY)
+				return KVM_PMU_PART_CTXT_ALL;
+			if (when == KVM_PMU_PART_SCRUB)
+				return KVM_PMU_PART_CTXT_COUNTERS;
+			return 0;
+		}
+		fallthrough;
+	case ARMV8PMU_MODE_NVHE:
+		if (when == KVM_PMU_PART_AT_ENTRY)
+			return KVM_PMU_PART_CTXT_CONTROL;
+		if (when == KVM_PMU_PART_AT_LOAD)
+			return KVM_PMU_PART_CTXT_COUNTERS;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The guest overflows that raise the PMU interrupt: for counters below
+ * HPMN and the cycle counter the request is PMCR_EL0.E && PMINTEN[n] &&
+ * PMOVS[n] (Arm ARM D13.3, "Generating overflow interrupt requests").
+ */
+static inline u64 kvm_pmu_part_overflow(u64 pmcr, u64 pmovs, u64 pminten,
+					unsigned int hpmn)
+{
+	if (!(pmcr & ARMV8_PMU_PMCR_E))
+		return 0;
+	return pmovs & pminten & kvm_pmu_part_guest_mask(hpmn);
+}
+
+/*
+ * A guest overflow has raised the physical PMU interrupt.  Until the
+ * guest clears it, the interrupt would be raised again at every entry,
+ * before the guest could run its handler.  KVM holds it instead: clears
+ * the counter's PMINTEN bit in the hardware, remembers it in @held, and
+ * raises the guest's virtual interrupt.  The guest still reads PMOVS as
+ * the hardware has it, and PMINTEN as it wrote it (with @held; the held
+ * state traps PMINTEN, see kvm_pmu_part_traps()).
+ *
+ * Return: the PMINTEN bits to clear in the hardware (newly held).
+ */
+static inline u64 kvm_pmu_part_hold(u64 *held, u64 pmcr, u64 pmovs,
+				    u64 pminten, unsigned int hpmn)
+{
+	u64 fresh = kvm_pmu_part_overflow(pmcr, pmovs, pminten, hpmn) & ~*held;
+
+	*held |= fresh;
+	return fresh;
+}
+
+/*
+ * The guest has written PMOVSCLR_EL0 (or KVM syncs at exit): release the
+ * held overflows it has cleared, whose interrupt may be raised again.
+ *
+ * Return: the PMINTEN bits to set back in the hardware.
+ */
+static inline u64 kvm_pmu_part_release(u64 *held, u64 pmovs)
+{
+	u64 done = *held & ~pmovs;
+
+	*held &= ~done;
+	return done;
+}
+
+/* PMINTENSET_EL1 as the guest reads it while overflows are held. */
+static inline u64 kvm_pmu_part_pminten_view(u64 pminten, u64 held,
+					    unsigned int hpmn)
+{
+	return (pminten | held) & kvm_pmu_part_guest_mask(hpmn);
+}
+
+/*
+ * A trapped guest write of PMINTENSET_EL1 (@set) or PMINTENCLR_EL1:
+ * clearing a held bit forgets it; setting one stays held (the overflow
+ * is still being delivered).  Bits at or above HPMN are ignored, as the
+ * Arm ARM makes them at EL1.
+ *
+ * Return: the bits to write to the hardware register of the same name.
+ */
+static inline u64 kvm_pmu_part_pminten_write(u64 *held, u64 val, bool set,
+					     unsigned int hpmn)
+{
+	val &= kvm_pmu_part_guest_mask(hpmn);
+	if (set)
+		return val & ~*held;
+	*held &= ~val;
+	return val;
+}
+
+/*
+ * The level of the guest's virtual PMU interrupt, from its view of the
+ * registers (PMINTEN with the held bits): what KVM gives the vGIC at
+ * every exit, before the vGIC folds its state, so that a guest that has
+ * cleared its overflow without exiting gets no spurious interrupt.
+ */
+static inline bool kvm_pmu_part_irq_level(u64 pmcr, u64 pmovs, u64 pminten,
+					  u64 held, unsigned int hpmn)
+{
+	return kvm_pmu_part_overflow(pmcr, pmovs, pminten | held, hpmn) != 0;
+}
+
+/*
+ * Guarded profile and TPM: the EL2 fast path serves trapped accesses
+ * against the hardware, never past the guest's share.
+ */
+
+/* A bit-per-counter write (PMCNTEN, PMINTEN, PMOVS, PMSWINC, PMZR). */
+static inline u64 kvm_pmu_part_mask_access(u64 val, unsigned int hpmn)
+{
+	return val & kvm_pmu_part_guest_mask(hpmn);
+}
+
+/*
+ * The event counter a PMEVCNTR<n>_EL0 access (@sel = n) or a
+ * PMXEVCNTR_EL0 access (@sel = PMSELR_EL0.SEL) names.
+ *
+ * Return: the index, or -EINVAL: the guest gets an UNDEF, as the Arm ARM
+ * gives it for n at or above HPMN (SEL = 31 included: PMXEVCNTR_EL0
+ * does not reach the cycle counter).
+ */
+static inline int kvm_pmu_part_evcntr_idx(unsigned int sel, unsigned int hpmn)
+{
+	return sel < hpmn ? (int)sel : -EINVAL;
+}
+
+/* As above for PMEVTYPER<n>_EL0 and PMXEVTYPER_EL0, where 31 is PMCCFILTR_EL0. */
+static inline int kvm_pmu_part_evtyper_idx(unsigned int sel, unsigned int hpmn)
+{
+	if (sel == ARMV8_PMU_CYCLE_IDX)
+		return ARMV8_PMU_CYCLE_IDX;
+	return kvm_pmu_part_evcntr_idx(sel, hpmn);
+}
+
+/*
+ * A guest type as the hardware gets it: the fields a guest may program
+ * (event, threshold, P/U/NSK/NSU; the cycle counter's filter only), and
+ * never NSH, since a guest has no EL2 and must not count the host's.
+ */
+static inline u64 kvm_pmu_part_typer_write(u64 val, int idx)
+{
+	u64 filter = ARMV8_PMU_EXCLUDE_EL1 | ARMV8_PMU_EXCLUDE_EL0 |
+		     ARMV8_PMU_EXCLUDE_NS_EL1 | ARMV8_PMU_EXCLUDE_NS_EL0;
+
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		return val & filter;
+	return val & (filter | ARMV8_PMU_EVTYPE_EVENT | ARMV8_PMU_EVTYPE_TH |
+		      ARMV8_PMU_EVTYPE_TC);
+}
+
+#endif /* __KVM_ARM_PMU_PARTITION_H */
