@@ -24,6 +24,7 @@
 #include <clocksource/arm_arch_timer.h>
 
 #include <kunit/static_stub.h>
+#include <kvm/arm_pmu_direct.h>
 #include <kvm/arm_pmu_hvc.h>
 #include <kvm/arm_pmu_switch.h>
 #include <kvm/arm_pmu_typer.h>
@@ -431,6 +432,44 @@ static void armv8pmu_disable(struct perf_event *event)
 }
 
 /* ------------------------------------------------------------------------
+ * Counters a direct-PMU vCPU owns (Documentation/arch/arm64/pmu-direct.rst).
+ */
+
+/* Per CPU: those of the vCPU loaded here, which host events must not use. */
+static DEFINE_PER_CPU(u64, armv8pmu_guest_owned);
+
+/* The counters this CPU's host events may use: @avail = cntr_mask less those. */
+static void armv8pmu_host_counters(struct arm_pmu *cpu_pmu, unsigned long *avail)
+{
+	DECLARE_BITMAP(owned, ARMPMU_MAX_HWEVENTS);
+
+	bitmap_from_u64(owned, __this_cpu_read(armv8pmu_guest_owned));
+	bitmap_andnot(avail, cpu_pmu->cntr_mask, owned, ARMPMU_MAX_HWEVENTS);
+}
+
+/**
+ * armv8pmu_guest_own() - give counters of this CPU to a vCPU, or take them back
+ * @cpu_pmu: the PMU of this CPU
+ * @mask:    the counters the vCPU loaded here owns, or 0 when it is put
+ *
+ * KVM calls this with IRQs disabled, at vcpu_load before it writes the
+ * guest's counters and at vcpu_put after it saved them.  Host events that
+ * sit on a counter given away are rescheduled by the perf core onto the
+ * others, or wait for one (flexible events multiplex).
+ */
+void armv8pmu_guest_own(struct arm_pmu *cpu_pmu, u64 mask)
+{
+	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+	DECLARE_BITMAP(owned, ARMPMU_MAX_HWEVENTS);
+
+	lockdep_assert_irqs_disabled();
+	__this_cpu_write(armv8pmu_guest_owned, mask);
+	bitmap_from_u64(owned, mask);
+	if (bitmap_intersects(cpuc->used_mask, owned, ARMPMU_MAX_HWEVENTS))
+		perf_pmu_resched(&cpu_pmu->pmu);
+}
+
+/* ------------------------------------------------------------------------
  * User-space counter access (kernel.perf_user_access).
  */
 
@@ -446,10 +485,11 @@ static bool armv8pmu_event_user_readable(struct perf_event *event)
 static void armv8pmu_clear_unused_counters(struct arm_pmu *cpu_pmu)
 {
 	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
+	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
 	int idx;
 
-	for_each_andnot_bit(idx, cpu_pmu->cntr_mask, cpuc->used_mask,
-			    ARMPMU_MAX_HWEVENTS)
+	armv8pmu_host_counters(cpu_pmu, avail);
+	for_each_andnot_bit(idx, avail, cpuc->used_mask, ARMPMU_MAX_HWEVENTS)
 		if (armv8pmu_hvc())
 			armv8pmu_hvc_write_evcntr(idx, 0);
 		else
@@ -640,7 +680,10 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 			      has_branch_stack(event),
 	};
 
-	return armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask, &req);
+	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
+
+	armv8pmu_host_counters(cpu_pmu, avail);
+	return armv8pmu_alloc_counter(cpuc->used_mask, avail, &req);
 }
 
 static void armv8pmu_clear_event_idx(struct pmu_hw_events *cpuc,

@@ -555,14 +555,11 @@ enum kvm_pmu_part_when {
 /*
  * Which of the guest's registers are switched when, per host mode.
  *
- *  - VHE: the host kernel is at EL2, which HPMN does not restrict and
- *    HPMD/HCCD keep the guest's counters from counting, so everything
- *    stays loaded from vcpu_load to vcpu_put; only PMUSERENR_EL0, which
- *    governs host EL0 too, is switched at entry and exit, where the
- *    stock world switch already writes it.
- *  - nVHE, and a non-protected VM in protected mode: the host kernel is
- *    at EL1, where the host's MDCR_EL2 (HPMN = N) gives it every counter
- *    and its own PMCR_EL0.  EL2 switches the control registers at entry
+ *  - VHE, nVHE, and a non-protected VM in protected mode: the host
+ *    runs with the host's MDCR_EL2 (HPMN = N, written back at every
+ *    exit, also on VHE), which gives it every counter and its own
+ *    PMCR_EL0, so the host driver's start and stop (PMCR_EL0.E) keep
+ *    gating its counters as they do without a direct vCPU.  EL2 switches the control registers at entry
  *    and exit (the guest's counters stop at exit, its overflows cannot
  *    raise the host's interrupt); the counters and types stay in the
  *    hardware, stopped, between exits, where host perf does not touch
@@ -578,13 +575,6 @@ static inline u32 kvm_pmu_part_switch_set(enum armv8pmu_host_mode mode,
 					  enum kvm_pmu_part_when when)
 {
 	switch (mode) {
-	case ARMV8PMU_MODE_VHE:
-		if (when == KVM_PMU_PART_AT_ENTRY)
-			return BIT(KVM_PMU_PART_CTXT_PMUSERENR);
-		if (when == KVM_PMU_PART_AT_LOAD)
-			return KVM_PMU_PART_CTXT_ALL &
-			       ~BIT(KVM_PMU_PART_CTXT_PMUSERENR);
-		return 0;
 	case ARMV8PMU_MODE_PKVM:
 		if (protected_vm) {
 			if (when == KVM_PMU_PART_AT_ENTRY)
@@ -594,6 +584,7 @@ static inline u32 kvm_pmu_part_switch_set(enum armv8pmu_host_mode mode,
 			return 0;
 		}
 		fallthrough;
+	case ARMV8PMU_MODE_VHE:
 	case ARMV8PMU_MODE_NVHE:
 		if (when == KVM_PMU_PART_AT_ENTRY)
 			return KVM_PMU_PART_CTXT_CONTROL;

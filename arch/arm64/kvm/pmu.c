@@ -25,6 +25,7 @@
 #include <linux/perf/arm_pmuv3_filter.h>
 
 #include <asm/arm_pmuv3.h>
+#include <kvm/arm_pmu_direct.h>
 #include <kvm/arm_pmu_switch_state.h>
 #include <kvm/arm_pmu_typer.h>
 
@@ -167,16 +168,18 @@ static void kvm_pmu_vhe_switch(bool to_guest)
 	local_irq_restore(flags);
 }
 
-/* vcpu_load */
+/* vcpu_load; a direct-PMU vCPU's counters after the host's switch */
 void kvm_vcpu_pmu_restore_guest(struct kvm_vcpu *vcpu)
 {
 	if (has_vhe() && system_supports_pmuv3())
 		kvm_pmu_vhe_switch(true);
+	kvm_pmu_direct_load(vcpu);
 }
 
-/* vcpu_put */
+/* vcpu_put: the reverse */
 void kvm_vcpu_pmu_restore_host(struct kvm_vcpu *vcpu)
 {
+	kvm_pmu_direct_put(vcpu);
 	if (has_vhe() && system_supports_pmuv3())
 		kvm_pmu_vhe_switch(false);
 }

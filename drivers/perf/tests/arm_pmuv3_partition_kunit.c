@@ -531,15 +531,13 @@ struct switch_case {
 			 CTX(PMEVTYPER))
 
 static const struct switch_case switch_cases[] = {
-	{ "vhe", ARMV8PMU_MODE_VHE, false,
-	  (S_CONTROL & ~CTX(PMUSERENR)) | S_COUNTERS, CTX(PMUSERENR), 0 },
+	{ "vhe", ARMV8PMU_MODE_VHE, false, S_COUNTERS, S_CONTROL, 0 },
 	{ "nvhe", ARMV8PMU_MODE_NVHE, false, S_COUNTERS, S_CONTROL, 0 },
 	{ "pkvm_non_protected_vm", ARMV8PMU_MODE_PKVM, false, S_COUNTERS, S_CONTROL, 0 },
 	{ "pkvm_protected_vm", ARMV8PMU_MODE_PKVM, true, 0, S_CONTROL | S_COUNTERS,
 	  S_COUNTERS },
 	/* protected VMs exist only in protected mode: the flag changes nothing */
-	{ "vhe_protected_flag", ARMV8PMU_MODE_VHE, true,
-	  (S_CONTROL & ~CTX(PMUSERENR)) | S_COUNTERS, CTX(PMUSERENR), 0 },
+	{ "vhe_protected_flag", ARMV8PMU_MODE_VHE, true, S_COUNTERS, S_CONTROL, 0 },
 	{ "nvhe_protected_flag", ARMV8PMU_MODE_NVHE, true, S_COUNTERS, S_CONTROL, 0 },
 	{ "el1_runs_no_guests", ARMV8PMU_MODE_GUEST, false, 0, 0, 0 },
 };

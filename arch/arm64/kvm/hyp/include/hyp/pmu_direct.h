@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The direct guest PMU at EL2 (Documentation/arch/arm64/pmu-direct.rst):
+ * the control registers' switch at every guest entry and exit, and the
+ * fast path that serves the guest's trapped accesses to its own counters
+ * against the hardware, for VHE and nVHE world switches alike.
+ *
+ * A direct vCPU owns event counters [0, hpmn) and the cycle counter; its
+ * counters and types are loaded at vcpu_load (arch/arm64/kvm/pmu_direct.c)
+ * and stay in the hardware until vcpu_put, disabled while the host runs.
+ * Here, at entry: the guest's MDCR_EL2 first (HPMN, HPMD and HCCD: its
+ * counters cannot count at EL2), then its overflow flags, interrupt
+ * enables (less the overflows it has not cleared: those are held, and
+ * raise the virtual interrupt instead), counter enables, PMSELR_EL0,
+ * PMUSERENR_EL0 and PMCR_EL0.  At exit the reverse, saving each into
+ * the vCPU: its counters stop, its flags and enables leave the hardware
+ * (the host's overflow handler never sees them), and the host gets its
+ * PMCR_EL0 and, on VHE, its MDCR_EL2 (HPMN = N) back.
+ *
+ * No locks, no allocation, no printing: this runs at EL2 with IRQs off.
+ */
+#ifndef __ARM64_KVM_HYP_PMU_DIRECT_H__
+#define __ARM64_KVM_HYP_PMU_DIRECT_H__
+
+#include <linux/kvm_host.h>
+#include <asm/arm_pmuv3.h>
+#include <asm/kvm_emulate.h>
+#include <hyp/adjust_pc.h>
+#include <kvm/arm_pmu_direct.h>
+#include <kvm/arm_pmu_partition.h>
+
+#ifdef CONFIG_KVM_ARM_PMU_DIRECT
+
+#define __PMU_DIRECT_SEL	GENMASK(4, 0)	/* PMSELR_EL0.SEL */
+
+static __always_inline u64 __pmu_direct_mask(struct kvm_vcpu *vcpu)
+{
+	return kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn);
+}
+
+static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	u64 mask = __pmu_direct_mask(vcpu);
+	u64 ovs = __vcpu_sys_reg(vcpu, PMOVSSET_EL0) & mask;
+
+	/* nVHE wrote vcpu->arch.mdcr_el2 already, in __activate_traps(). */
+	if (has_vhe())
+		write_sysreg(vcpu->arch.mdcr_el2, mdcr_el2);
+	d->pmcr_host = read_sysreg(pmcr_el0);
+	/* The guest's counters must count under its MDCR_EL2 only. */
+	isb();
+	write_sysreg(ovs, pmovsset_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMINTENSET_EL1) & mask & ~ovs,
+		     pmintenset_el1);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMCNTENSET_EL0) & mask, pmcntenset_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
+		     pmuserenr_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK, pmcr_el0);
+}
+
+static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	u64 mask = __pmu_direct_mask(vcpu);
+
+	/* Stop the guest's counters first, then take the rest out. */
+	__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0, read_sysreg(pmcntenset_el0) & mask);
+	write_sysreg(mask, pmcntenclr_el0);
+	__vcpu_assign_sys_reg(vcpu, PMOVSSET_EL0, read_sysreg(pmovsclr_el0) & mask);
+	write_sysreg(mask, pmovsclr_el0);
+	write_sysreg(mask, pmintenclr_el1);
+	__vcpu_assign_sys_reg(vcpu, PMSELR_EL0, read_sysreg(pmselr_el0));
+	__vcpu_assign_sys_reg(vcpu, PMUSERENR_EL0, read_sysreg(pmuserenr_el0));
+	__vcpu_assign_sys_reg(vcpu, PMCR_EL0, read_sysreg(pmcr_el0));
+	write_sysreg(d->pmcr_host, pmcr_el0);
+	/* nVHE writes the host's MDCR_EL2 back in __deactivate_traps(). */
+	if (has_vhe())
+		write_sysreg(d->mdcr_host, mdcr_el2);
+	isb();
+}
+
+/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 encodings: op0 3, op1 3, CRn 14. */
+static __always_inline bool __pmu_direct_is_evreg(u32 sysreg, unsigned int crm_hi)
+{
+	return sys_reg_Op0(sysreg) == 3 && sys_reg_Op1(sysreg) == 3 &&
+	       sys_reg_CRn(sysreg) == 14 && (sys_reg_CRm(sysreg) & 0xc) == crm_hi;
+}
+
+static __always_inline unsigned int __pmu_direct_evreg_idx(u32 sysreg)
+{
+	return ((sys_reg_CRm(sysreg) & 3) << 3) | sys_reg_Op2(sysreg);
+}
+
+/*
+ * One counter's value or type, by index, for an index the caller has
+ * checked: below the share, or 31 for PMCCFILTR_EL0 through a type.
+ */
+static inline bool __pmu_direct_evreg(struct kvm_vcpu *vcpu, int idx, bool typer,
+				      bool write, u64 *val)
+{
+	if (idx < 0)
+		return false;	/* an UNDEF: the slow path injects it */
+	if (typer) {
+		if (!write)
+			*val = idx == ARMV8_PMU_CYCLE_IDX ? read_sysreg(pmccfiltr_el0) :
+							   read_pmevtypern(idx);
+		else if (idx == ARMV8_PMU_CYCLE_IDX)
+			write_sysreg(kvm_pmu_part_typer_write(*val, idx), pmccfiltr_el0);
+		else
+			write_pmevtypern(idx, kvm_pmu_part_typer_write(*val, idx));
+		return true;
+	}
+	if (!write)
+		*val = read_pmevcntrn(idx);
+	else
+		write_pmevcntrn(idx, *val);
+	return true;
+}
+
+/*
+ * The registers that name counters by bit, and PMCR_EL0 writes: the
+ * guest's bits only.  A write to PMOVSCLR_EL0 releases the overflows it
+ * clears (their interrupt enables go back into the hardware); a write to
+ * PMINTEN changes the guest's view and, less its held overflows, the
+ * hardware.
+ */
+static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
+				     bool write, u64 *val)
+{
+	u64 mask = __pmu_direct_mask(vcpu);
+	u64 v = *val & mask;
+	u64 inten = __vcpu_sys_reg(vcpu, PMINTENSET_EL1);
+
+	switch (sysreg) {
+	case SYS_PMCNTENSET_EL0:
+	case SYS_PMCNTENCLR_EL0:
+		if (!write)
+			*val = read_sysreg(pmcntenset_el0) & mask;
+		else if (sysreg == SYS_PMCNTENSET_EL0)
+			write_sysreg(v, pmcntenset_el0);
+		else
+			write_sysreg(v, pmcntenclr_el0);
+		return true;
+	case SYS_PMINTENSET_EL1:
+	case SYS_PMINTENCLR_EL1:
+		if (!write) {
+			*val = inten & mask;
+		} else if (sysreg == SYS_PMINTENSET_EL1) {
+			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, (inten | v) & mask);
+			write_sysreg(v & ~read_sysreg(pmovsclr_el0), pmintenset_el1);
+		} else {
+			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, inten & ~v & mask);
+			write_sysreg(v, pmintenclr_el1);
+		}
+		return true;
+	case SYS_PMOVSSET_EL0:
+	case SYS_PMOVSCLR_EL0:
+		if (!write) {
+			*val = read_sysreg(pmovsclr_el0) & mask;
+		} else if (sysreg == SYS_PMOVSSET_EL0) {
+			write_sysreg(v, pmovsset_el0);
+		} else {
+			write_sysreg(v, pmovsclr_el0);
+			write_sysreg(v & inten, pmintenset_el1);
+		}
+		return true;
+	case SYS_PMSWINC_EL0:
+		if (write)
+			write_sysreg(v & ~BIT(ARMV8_PMU_CYCLE_IDX), pmswinc_el0);
+		return write;
+	case SYS_PMCR_EL0: {
+		const struct kvm_pmu_part_caps caps = {
+			.pmuv3p5 = vcpu->arch.pmu.direct.pmuv3p5,
+		};
+		bool reset;
+		int i;
+
+		if (!write)
+			return false;
+		v = kvm_pmu_part_pmcr_write(&caps, *val, &reset);
+		/* P resets the guest's event counters, never the host's. */
+		for (i = 0; reset && i < vcpu->arch.pmu.direct.hpmn; i++)
+			write_pmevcntrn(i, 0);
+		write_sysreg(v, pmcr_el0);
+		return true;
+	}
+	}
+	return false;
+}
+
+/*
+ * A trapped access of a direct vCPU to its PMU, served here without an
+ * exit.  Return: true if served; false for an access that takes an UNDEF
+ * (an index at or above the share), left to the slow path, which injects
+ * it as for any vCPU with that many counters.
+ */
+static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
+{
+	u64 esr = kvm_vcpu_get_esr(vcpu);
+	u32 sysreg = esr_sys64_to_sysreg(esr);
+	bool write = (esr & ESR_ELx_SYS64_ISS_DIR_MASK) == ESR_ELx_SYS64_ISS_DIR_WRITE;
+	unsigned int hpmn = vcpu->arch.pmu.direct.hpmn;
+	int rt = kvm_vcpu_sys_get_rt(vcpu);
+	u64 val = write ? vcpu_get_reg(vcpu, rt) : 0;
+	unsigned int sel;
+	bool done;
+
+	if (!kvm_vcpu_pmu_is_direct(vcpu))
+		return false;
+	sel = read_sysreg(pmselr_el0) & __PMU_DIRECT_SEL;
+	if (sysreg == SYS_PMXEVCNTR_EL0)
+		done = sel == ARMV8_PMU_CYCLE_IDX ||	/* CONSTRAINED UNPREDICTABLE: RAZ/WI */
+		       __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(sel, hpmn),
+					  false, write, &val);
+	else if (sysreg == SYS_PMXEVTYPER_EL0)
+		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
+					  true, write, &val);
+	else if (__pmu_direct_is_evreg(sysreg, 8))
+		done = __pmu_direct_evreg(vcpu,
+					  kvm_pmu_part_evcntr_idx(__pmu_direct_evreg_idx(sysreg), hpmn),
+					  false, write, &val);
+	else if (__pmu_direct_is_evreg(sysreg, 12) &&
+		 __pmu_direct_evreg_idx(sysreg) != ARMV8_PMU_CYCLE_IDX)
+		done = __pmu_direct_evreg(vcpu,
+					  kvm_pmu_part_evcntr_idx(__pmu_direct_evreg_idx(sysreg), hpmn),
+					  true, write, &val);
+	else
+		done = __pmu_direct_bits(vcpu, sysreg, write, &val);
+	if (!done)
+		return false;
+	if (!write)
+		vcpu_set_reg(vcpu, rt, val);
+	__kvm_skip_instr(vcpu);
+	return true;
+}
+
+#else
+
+static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu) {}
+static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu) {}
+static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu) { return false; }
+
+#endif /* CONFIG_KVM_ARM_PMU_DIRECT */
+#endif /* __ARM64_KVM_HYP_PMU_DIRECT_H__ */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The direct guest PMU, host side (Documentation/arch/arm64/pmu-direct.rst):
+ * the opt-in, the guest's share of the counters, its MDCR_EL2 and
+ * fine-grained traps, and the load and put of its counters and types.
+ * The decisions are the pure functions of <kvm/arm_pmu_partition.h>; EL2's
+ * part is hyp/pmu_direct.h.
+ *
+ * Built so far for VHE hosts with FEAT_FGT: elsewhere the attribute
+ * answers -EOPNOTSUPP and kvm.pmu_direct leaves VMs on the trapped PMU.
+ */
+#include <linux/kvm_host.h>
+#include <linux/moduleparam.h>
+#include <linux/perf/arm_pmu.h>
+#include <linux/uaccess.h>
+#include <asm/arm_pmuv3.h>
+#include <asm/cputype.h>
+#include <asm/kvm_emulate.h>
+#include <asm/kvm_nested.h>
+#include <kvm/arm_pmu.h>
+#include <kvm/arm_pmu_direct.h>
+#include <kvm/arm_pmu_partition.h>
+
+static bool pmu_direct;
+module_param(pmu_direct, bool, 0644);
+MODULE_PARM_DESC(pmu_direct,
+		 "Give VMs whose VMM does not choose (KVM_ARM_VCPU_PMU_V3_DIRECT) the direct PMU where the host supports it");
+
+static unsigned int pmu_direct_host_counters = 3;
+module_param(pmu_direct_host_counters, uint, 0644);
+MODULE_PARM_DESC(pmu_direct_host_counters,
+		 "Event counters the host keeps while a direct-PMU vCPU is loaded (default 3)");
+
+/*
+ * Why this host cannot give @vcpu the direct PMU, or NULL if it can: the
+ * modes and features built so far.
+ */
+static const char *kvm_pmu_direct_unsupported(struct kvm_vcpu *vcpu)
+{
+	if (!has_vhe())
+		return "only VHE hosts have it so far";
+	if (!cpus_have_final_cap(ARM64_HAS_FGT))
+		return "needs FEAT_FGT";
+	if (vcpu_has_nv(vcpu))
+		return "not for a vCPU with EL2";
+	if (vcpu_el1_is_32bit(vcpu))
+		return "not for an AArch32 EL1";
+	if (!vcpu->kvm->arch.arm_pmu)
+		return "no PMU chosen for the VM";
+	return NULL;
+}
+
+int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
+{
+	int __user *uaddr = (int __user *)(long)attr->addr;
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	const char *why;
+	int val;
+
+	if (get_user(val, uaddr))
+		return -EFAULT;
+	if (val != 0 && val != 1)
+		return -EINVAL;
+	why = kvm_pmu_direct_unsupported(vcpu);
+	if (val && why) {
+		pr_debug("KVM: vCPU %d: no direct PMU: %s\n", vcpu->vcpu_id, why);
+		return -EOPNOTSUPP;
+	}
+	d->requested = true;
+	d->enabled = val;
+	return 0;
+}
+
+/* Before INIT, what INIT would decide; after it, what it decided. */
+static bool kvm_pmu_direct_wanted(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+
+	if (d->requested || vcpu->arch.pmu.created)
+		return d->enabled;
+	return READ_ONCE(pmu_direct) && !kvm_pmu_direct_unsupported(vcpu);
+}
+
+int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
+{
+	int __user *uaddr = (int __user *)(long)attr->addr;
+
+	return put_user((int)kvm_pmu_direct_wanted(vcpu), uaddr);
+}
+
+static void kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
+{
+	kvm_pmu_part_caps_from(caps, read_sanitised_ftr_reg(SYS_ID_AA64DFR0_EL1),
+			       read_sanitised_ftr_reg(SYS_ID_AA64DFR1_EL1),
+			       read_sanitised_ftr_reg(SYS_ID_AA64MMFR0_EL1),
+			       read_cpuid_id(), kvm_arm_pmu_get_max_counters(kvm),
+			       KVM_PMU_PART_GUARD_AUTO);
+}
+
+/*
+ * At KVM_ARM_VCPU_PMU_V3_INIT: whether the vCPU gets the direct PMU, and
+ * its share.  The share is the VM's number of counters: the host keeps
+ * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
+ * below that is taken as asked (one of N, the default, asks nothing).
+ */
+int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	struct kvm *kvm = vcpu->kvm;
+	unsigned int max = kvm_arm_pmu_get_max_counters(kvm);
+	unsigned int nr = kvm->arch.nr_pmu_counters;
+	struct kvm_pmu_part_traps traps;
+	struct kvm_pmu_part_caps caps;
+	struct kvm_pmu_part_fgt fgt;
+	const char *why;
+	int hpmn;
+
+	if (!kvm_pmu_direct_wanted(vcpu)) {
+		d->enabled = false;
+		return 0;
+	}
+	why = kvm_pmu_direct_unsupported(vcpu);
+	if (!why && !irqchip_in_kernel(kvm))
+		why = "needs an in-kernel vGIC";
+	if (!why && kvm->arch.pmu_filter)
+		why = "an event filter needs the trapped PMU so far";
+	if (why) {
+		pr_debug("KVM: vCPU %d: no direct PMU: %s\n", vcpu->vcpu_id, why);
+		return -EOPNOTSUPP;
+	}
+
+	kvm_pmu_direct_caps(kvm, &caps);
+	hpmn = kvm_pmu_part_size(&caps, nr < max ? nr : KVM_PMU_PART_NO_REQUEST,
+				 READ_ONCE(pmu_direct_host_counters));
+	if (hpmn < 0) {
+		pr_debug("KVM: vCPU %d: no direct PMU: a share of %u of %u counters with %u for the host: %d\n",
+			 vcpu->vcpu_id, nr, max, pmu_direct_host_counters, hpmn);
+		return hpmn;
+	}
+	/* Every event filter and overflow goes through EL2 (held is always assumed). */
+	traps = kvm_pmu_part_traps(&caps, false, true);
+	if (kvm_pmu_part_need_tpm(&caps, &traps)) {
+		pr_debug("KVM: vCPU %d: no direct PMU: its traps need MDCR_EL2.TPM\n",
+			 vcpu->vcpu_id);
+		return -EOPNOTSUPP;
+	}
+	kvm_pmu_part_fgt(&traps, &fgt);
+
+	kvm->arch.nr_pmu_counters = hpmn;
+	d->hpmn = hpmn;
+	d->pmuv3p5 = kvm_has_feat(kvm, ID_AA64DFR0_EL1, PMUVer, V3P5);
+	d->mdcr = kvm_pmu_part_mdcr(&caps, hpmn, false);
+	d->hdfgrtr = fgt.hdfgrtr;
+	d->hdfgwtr = fgt.hdfgwtr;
+	d->enabled = true;
+	return 0;
+}
+
+/*
+ * kvm_arm_setup_mdcr_el2(): give the guest's MDCR_EL2 (*@mdcr) the
+ * partition's PMU fields.  Return: the MDCR_EL2 VHE keeps in the hardware
+ * while the host runs (HPMN = N, as without a direct PMU).
+ */
+u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+
+	if (!kvm_vcpu_pmu_is_direct(vcpu))
+		return *mdcr;
+	d->mdcr_host = *mdcr;
+	*mdcr = (*mdcr & ~KVM_PMU_PART_MDCR_MASK) | d->mdcr;
+	return d->mdcr_host;
+}
+
+/* The guest's counters and types, as the hardware may take them. */
+static void kvm_pmu_direct_write_counters(struct kvm_vcpu *vcpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
+		write_pmevtypern(i, kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i), i));
+		write_pmevcntrn(i, __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + i));
+	}
+	write_pmccfiltr(kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMCCFILTR_EL0),
+						 ARMV8_PMU_CYCLE_IDX));
+	write_pmccntr(__vcpu_sys_reg(vcpu, PMCCNTR_EL0));
+}
+
+static void kvm_pmu_direct_read_counters(struct kvm_vcpu *vcpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
+		__vcpu_assign_sys_reg(vcpu, PMEVTYPER0_EL0 + i, read_pmevtypern(i));
+		__vcpu_assign_sys_reg(vcpu, PMEVCNTR0_EL0 + i, read_pmevcntrn(i));
+	}
+	__vcpu_assign_sys_reg(vcpu, PMCCFILTR_EL0, read_pmccfiltr());
+	__vcpu_assign_sys_reg(vcpu, PMCCNTR_EL0, read_pmccntr());
+}
+
+/*
+ * vcpu_load, after KVM computed the vCPU's traps: add the partition's,
+ * move host events off the guest's counters, then load them.  Between
+ * exits the guest's counters stay in the hardware, disabled (EL2 clears
+ * their enables at every exit).
+ */
+void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	u64 mask = kvm_pmu_part_guest_mask(d->hpmn);
+	unsigned long flags;
+
+	if (!kvm_vcpu_pmu_is_direct(vcpu) || d->loaded)
+		return;
+	*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
+	*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
+
+	local_irq_save(flags);
+	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, mask);
+	write_sysreg(mask, pmcntenclr_el0);
+	write_sysreg(mask, pmintenclr_el1);
+	write_sysreg(mask, pmovsclr_el0);
+	kvm_pmu_direct_write_counters(vcpu);
+	d->loaded = true;
+	local_irq_restore(flags);
+}
+
+/* vcpu_put: save the guest's counters, then give them back to the host. */
+void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	unsigned long flags;
+
+	if (!kvm_vcpu_pmu_is_direct(vcpu) || !d->loaded)
+		return;
+	local_irq_save(flags);
+	kvm_pmu_direct_read_counters(vcpu);
+	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, 0);
+	d->loaded = false;
+	local_irq_restore(flags);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The direct guest PMU's per-vCPU state and KVM's entry points
+ * (Documentation/arch/arm64/pmu-direct.rst).  A direct vCPU owns event
+ * counters [0, hpmn) and the cycle counter: EL2 switches its control
+ * registers at every entry and exit (hyp/pmu_direct.h), KVM its counters
+ * and types at vcpu_load and vcpu_put (arch/arm64/kvm/pmu_direct.c).
+ * While it runs, the guest's PMCR_EL0, PMSELR_EL0, PMUSERENR_EL0 and its
+ * bits of PMCNTEN, PMINTEN and PMOVS are in the hardware; at every exit
+ * they are saved into the vCPU's registers, where the rest of KVM reads
+ * them.  PMINTENSET_EL1 in the vCPU is always the guest's view: the
+ * hardware has those bits less the overflows the guest has not cleared
+ * yet (a held overflow raises the virtual interrupt, not the physical
+ * one, again and again).
+ */
+#ifndef __KVM_ARM_PMU_DIRECT_H
+#define __KVM_ARM_PMU_DIRECT_H
+
+#include <linux/types.h>
+
+/*
+ * @enabled:   the vCPU has the direct PMU (fixed at KVM_ARM_VCPU_PMU_V3_INIT;
+ *             before it, what KVM_ARM_VCPU_PMU_V3_DIRECT asked)
+ * @requested: the VMM set KVM_ARM_VCPU_PMU_V3_DIRECT (else kvm.pmu_direct)
+ * @loaded:    its counters and types are in this CPU's hardware
+ * @pmuv3p5:   the guest may set PMCR_EL0.LP (its PMU is PMUv3p5)
+ * @hpmn:      its share: MDCR_EL2.HPMN, and PMCR_EL0.N as it reads it
+ * @mdcr:      the MDCR_EL2 PMU fields of the partition
+ * @mdcr_host: VHE: the MDCR_EL2 the host runs with while the vCPU is
+ *             loaded (HPMN = N), written back at every exit
+ * @pmcr_host: the host's PMCR_EL0, saved at entry, written back at exit
+ * @hdfgrtr, @hdfgwtr: the fine-grained traps the partition adds
+ */
+struct kvm_pmu_direct {
+	bool enabled;
+	bool requested;
+	bool loaded;
+	bool pmuv3p5;
+	u8 hpmn;
+	u64 mdcr;
+	u64 mdcr_host;
+	u64 pmcr_host;
+	u64 hdfgrtr;
+	u64 hdfgwtr;
+};
+
+/* KVM_ARM_VCPU_PMU_V3_CTRL attribute: see Documentation/virt/kvm/devices/vcpu.rst */
+#define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
+
+struct arm_pmu;
+struct kvm_vcpu;
+struct kvm_device_attr;
+
+/* The host PMU driver (drivers/perf/arm_pmuv3.c): host events keep off @mask. */
+void armv8pmu_guest_own(struct arm_pmu *cpu_pmu, u64 mask);
+
+#ifdef CONFIG_KVM_ARM_PMU_DIRECT
+#define kvm_vcpu_pmu_is_direct(vcpu)	((vcpu)->arch.pmu.direct.enabled)
+
+int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
+int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
+int kvm_pmu_direct_init(struct kvm_vcpu *vcpu);
+u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr);
+void kvm_pmu_direct_load(struct kvm_vcpu *vcpu);
+void kvm_pmu_direct_put(struct kvm_vcpu *vcpu);
+#else
+#define kvm_vcpu_pmu_is_direct(vcpu)	false
+
+static inline int kvm_pmu_direct_init(struct kvm_vcpu *vcpu) { return 0; }
+static inline u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr) { return *mdcr; }
+static inline void kvm_pmu_direct_load(struct kvm_vcpu *vcpu) {}
+static inline void kvm_pmu_direct_put(struct kvm_vcpu *vcpu) {}
+#endif
+
+#endif /* __KVM_ARM_PMU_DIRECT_H */
