@@ -14,18 +14,19 @@
 
 #include "guest_loops.h"
 
-static inline struct kvm_vcpu *create_vpmu_vcpu(struct kvm_vm *vm,
-						 void *guest_code, int *gic_fd)
+/*
+ * The vCPU with its PMU's overflow interrupt and the VM's vGIC, not yet
+ * initialised: attributes that must come before KVM_ARM_VCPU_PMU_V3_INIT
+ * (tests/kvm/pmu_direct.c) go between this and vpmu_init().
+ */
+static inline struct kvm_vcpu *add_vpmu_vcpu(struct kvm_vm *vm,
+					     void *guest_code, int *gic_fd)
 {
 	uint64_t irq = 23;
 	struct kvm_device_attr irq_attr = {
 		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
 		.attr = KVM_ARM_VCPU_PMU_V3_IRQ,
 		.addr = (uint64_t)&irq,
-	};
-	struct kvm_device_attr init_attr = {
-		.group = KVM_ARM_VCPU_PMU_V3_CTRL,
-		.attr = KVM_ARM_VCPU_PMU_V3_INIT,
 	};
 	struct kvm_vcpu_init init;
 	struct kvm_vcpu *vcpu;
@@ -37,7 +38,23 @@ static inline struct kvm_vcpu *create_vpmu_vcpu(struct kvm_vm *vm,
 	*gic_fd = pmuv3_vm_vgic(vm, 1);
 	__TEST_REQUIRE(*gic_fd >= 0, "no vGICv3");
 	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &irq_attr);
-	vcpu_ioctl(vcpu, KVM_SET_DEVICE_ATTR, &init_attr);
+	return vcpu;
+}
+
+/* KVM_ARM_VCPU_PMU_V3_INIT: 0, or -1 with errno set. */
+static inline int vpmu_init(struct kvm_vcpu *vcpu)
+{
+	return __vcpu_device_attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_CTRL,
+				      KVM_ARM_VCPU_PMU_V3_INIT, NULL);
+}
+
+static inline struct kvm_vcpu *create_vpmu_vcpu(struct kvm_vm *vm,
+						void *guest_code, int *gic_fd)
+{
+	struct kvm_vcpu *vcpu = add_vpmu_vcpu(vm, guest_code, gic_fd);
+
+	TEST_ASSERT(!vpmu_init(vcpu), "KVM_ARM_VCPU_PMU_V3_INIT: %s",
+		    strerror(errno));
 	return vcpu;
 }
 

@@ -1,0 +1,1086 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmu_direct - a KVM guest that owns hardware counters (the direct PMU)
+ *
+ * A vCPU whose VMM sets KVM_ARM_VCPU_PMU_V3_DIRECT (vCPU attribute 0x100
+ * of KVM_ARM_VCPU_PMU_V3_CTRL, an int: 1 direct, 0 trapped) before
+ * KVM_ARM_VCPU_PMU_V3_INIT gets MDCR_EL2.HPMN = share: event counters
+ * [0, share) and the cycle counter are the guest's, PMCR_EL0.N reads as
+ * share, and the host keeps [share, N) for its own events
+ * (Documentation/arch/arm64/pmu-direct.rst on the direct-pmu-design
+ * branch).  The share is N - kvm.pmu_direct_host_counters (default 3: 3
+ * of QEMU max's 6), or less if the VMM asks with
+ * KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS.  The checks, on VMs of their own:
+ *
+ *  - attr_errno: ENODEV without a PMU, EINVAL for 2 and -1, GET reads 0
+ *    (or kvm.pmu_direct) before SET and 1 after, EBUSY after INIT;
+ *  - pmcr_n_is_share: the guest's PMCR_EL0.N, and KVM_GET_ONE_REG's, is
+ *    the host's N (a trapped vCPU's PMCR_EL0.N) less the host's counters;
+ *  - undef_above_share: PMEVCNTR<share> reads, PMEVTYPER<share> writes
+ *    and PMXEVCNTR reads at PMSELR_EL0.SEL = share UNDEF, once each;
+ *    PMXEVTYPER at SEL = 31 does not, and writes PMCCFILTR_EL0;
+ *  - masks: ~0 written to PMCNTENSET, PMINTENSET and PMOVSSET reads back
+ *    as [0, share) and bit 31, and the CLR registers clear it all;
+ *  - self_count_*: the guest counts its own EL0 loop exactly on counter
+ *    0, its EL1 loop on counter 1, both on counter 2 (= EL0 + EL1 in
+ *    every run), and cycles on the cycle counter;
+ *  - pmu_access_no_exit: a stretch of PMU accesses costs the direct
+ *    vCPU no exit to the host kernel (the vCPU's "exits" statistic),
+ *    while the same stretch on a trapped vCPU exits at every access (so
+ *    the statistic does see PMU traps);
+ *  - host_counters_untouched: pinned host-only and guest-only
+ *    instruction events on the vCPU thread keep counting through a
+ *    guest that writes random values to every PMU register it can but
+ *    PMINTENSET (and PMCR_EL0 = P|C|E|LP, all of PMCNTENSET and PMOVSSET,
+ *    NSH in every type), and afterwards, with that state left and
+ *    PMCR_EL0.P written every round, a {all, host-only, guest-only}
+ *    group splits exactly;
+ *  - split_exact: the same group around a guest that counts its own
+ *    rounds of EL1 and EL0 loops: G + H = GH, and the guest's own EL0
+ *    count is within G;
+ *  - fresh_vm_reset: after a VM left its counters counting at nonzero
+ *    values, a new VM (with the old one still there, then without it)
+ *    reads its counters, PMCCNTR_EL0 and PMCNTENSET_EL0 as 0;
+ *  - nr_counters: SET_NR_COUNTERS of share - 1 gives the guest that N,
+ *    its masks and its UNDEFs; share + 1 fails INIT with ENOSPC.
+ *
+ * The direct PMU exists on VHE hosts with FEAT_FGT so far: nVHE and
+ * protected hosts, and CPUs without FEAT_FGT (-cpu cortex-a57), answer
+ * EOPNOTSUPP to SET 1, as documented.  "pmu_direct expect-unsupported"
+ * (tests/guest/kvm.sh passes it in the nVHE and protected boots) makes
+ * that the expected answer: every planned check then passes as
+ * "skipped: ..." and fails if the host takes the direct PMU after all.
+ * Without the argument EOPNOTSUPP fails every check, and so does a
+ * kernel without the attribute (KVM_HAS_DEVICE_ATTR fails), in any mode.
+ * Needs KVM_CAP_ARM_PMU_V3 and a vGICv3.
+ */
+#include <linux/bitfield.h>
+#include <linux/perf_event.h>
+#include <perf/arm_pmuv3.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kvm_util.h"
+#include "processor.h"
+#include "test_util.h"
+#include "ucall_common.h"
+
+#include "guest_loops.h"
+#include "pmu_test.h"
+#include "vpmu_vm.h"
+
+#ifndef KVM_ARM_VCPU_PMU_V3_DIRECT
+#define KVM_ARM_VCPU_PMU_V3_DIRECT		0x100
+#endif
+/* 7.3's; the 6.12 uapi lacks it. */
+#ifndef KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
+#define KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS	4
+#endif
+
+#define INST_RETIRED	ARMV8_PMUV3_PERFCTR_INST_RETIRED
+#define NSH		ARMV8_PMU_INCLUDE_EL2	/* PMEVTYPER<n>_EL0.NSH */
+#define PMCR_HOSTILE	(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | \
+			 ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LP)
+#define CYCLE_BIT	BIT(31)
+#define HOST_COUNTERS	3	/* kvm.pmu_direct_host_counters' default */
+
+/* Self count: loop lengths, and guest EL1 instructions beyond the loop. */
+#define N1		100000
+#define N0		100000
+#define EL1_COST	100
+#define CHECKED_RUNS	3	/* runs whose every figure is checked */
+#define EXTRA_RUNS	7	/* more, taken only while a least figure is off */
+
+/* Split: rounds of an EL1 loop, an EL0 loop and a hypercall. */
+#define ROUNDS		100
+#define L1		1000
+#define L0		1000
+
+#define HOSTILE_WRITES	2000
+#define HOSTILE_REGS	17
+#define SEED		20260315
+
+/* Exits: PMU accesses in a stretch, and stretches measured. */
+#define STRETCH_ITERS		100
+#define STRETCH_ACCESSES	12	/* per iteration, pmu_stretch() */
+#define STRETCHES		5
+
+static const char *const checks[] = {
+	"attr_errno", "pmcr_n_is_share", "undef_above_share", "masks",
+	"self_count_el0_exact", "self_count_el1", "self_count_both",
+	"self_count_cycles", "pmu_access_no_exit", "host_counters_untouched",
+	"split_exact", "fresh_vm_reset", "nr_counters",
+};
+
+/* ---- guest ---------------------------------------------------------------- */
+
+/* What a guest reports, read with sync_global_from_guest() after it ends. */
+static struct report {
+	uint64_t pmcr;		/* PMCR_EL0 before any write */
+	/*
+	 * UNDEFs taken by PMEVCNTR<share> read, PMEVTYPER<share> write,
+	 * PMXEVCNTR read at SEL = share, PMXEVTYPER write at SEL = 31.
+	 */
+	uint64_t undef[4];
+	uint64_t ccfiltr;	/* after the PMXEVTYPER write at SEL = 31 */
+	/* PMCNTEN, PMINTEN, PMOVS after ~0 to the SET, then the CLR register */
+	uint64_t set[3], clr[3];
+	uint64_t v[4];		/* counts, per guest */
+	uint64_t undefs;
+} rep;
+
+static uint64_t undefs;
+
+/*
+ * A counter index at or above the share is UNDEFINED at EL1 (Arm ARM
+ * D13.2.1); KVM or the hardware injects the UNDEF.  Step over it.
+ */
+static void undef_handler(struct ex_regs *regs)
+{
+	undefs++;
+	regs->pc += 4;
+}
+
+#define EVCNTR_READ(n)		(v = read_sysreg(pmevcntr##n##_el0))
+#define EVCNTR_WRITE(n)		write_sysreg(v, pmevcntr##n##_el0)
+#define EVTYPER_WRITE(n)	write_sysreg(v, pmevtyper##n##_el0)
+
+static uint64_t evcntr_read(unsigned int n)
+{
+	uint64_t v = 0;
+
+	PMEVN_SWITCH(n, EVCNTR_READ);
+	isb();
+	return v;
+}
+
+static void evcntr_write(unsigned int n, uint64_t v)
+{
+	PMEVN_SWITCH(n, EVCNTR_WRITE);
+	isb();
+}
+
+static void evtyper_write(unsigned int n, uint64_t v)
+{
+	PMEVN_SWITCH(n, EVTYPER_WRITE);
+	isb();
+}
+
+/* The isb()s keep the compiler from reading undefs before the access. */
+static uint64_t undefs_of_xevcntr_read(uint64_t sel)
+{
+	uint64_t before = undefs;
+
+	write_sysreg(sel, pmselr_el0);
+	isb();
+	(void)read_sysreg(pmxevcntr_el0);
+	isb();
+	return undefs - before;
+}
+
+static void guest_self_count(uint64_t l1, uint64_t l0)
+{
+	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
+		     pmcr_el0);
+	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmevtyper0_el0);
+	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL0, pmevtyper1_el0);
+	write_sysreg(INST_RETIRED, pmevtyper2_el0);
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(BIT(0) | BIT(1) | BIT(2) | CYCLE_BIT, pmcntenset_el0);
+	isb();
+
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	el1_loop(l1);
+	el0_excursion(l0);
+	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+	isb();
+
+	rep.v[0] = read_sysreg(pmevcntr0_el0);
+	rep.v[1] = read_sysreg(pmevcntr1_el0);
+	rep.v[2] = read_sysreg(pmevcntr2_el0);
+	rep.v[3] = read_sysreg(pmccntr_el0);
+	GUEST_DONE();
+}
+
+/* The guest's view of its PMU: N, the UNDEFs at @share, the masks. */
+static void guest_regs(uint64_t share)
+{
+	uint64_t before;
+
+	rep.pmcr = read_sysreg(pmcr_el0);
+	if (share < 31) {
+		before = undefs;
+		(void)evcntr_read(share);
+		rep.undef[0] = undefs - before;
+		before = undefs;
+		evtyper_write(share, INST_RETIRED);
+		rep.undef[1] = undefs - before;
+		rep.undef[2] = undefs_of_xevcntr_read(share);
+	}
+	before = undefs;
+	write_sysreg(31, pmselr_el0);
+	isb();
+	write_sysreg(ARMV8_PMU_EXCLUDE_EL0, pmxevtyper_el0);
+	isb();
+	rep.undef[3] = undefs - before;
+	rep.ccfiltr = read_sysreg(pmccfiltr_el0);
+	write_sysreg(0, pmccfiltr_el0);
+
+	/* PMINTEN is clear again before PMOVS is set: no interrupt. */
+	write_sysreg(~0UL, pmcntenset_el0);
+	isb();
+	rep.set[0] = read_sysreg(pmcntenset_el0);
+	write_sysreg(~0UL, pmcntenclr_el0);
+	isb();
+	rep.clr[0] = read_sysreg(pmcntenset_el0);
+	write_sysreg(~0UL, pmintenset_el1);
+	isb();
+	rep.set[1] = read_sysreg(pmintenset_el1);
+	write_sysreg(~0UL, pmintenclr_el1);
+	isb();
+	rep.clr[1] = read_sysreg(pmintenset_el1);
+	write_sysreg(~0UL, pmovsset_el0);
+	isb();
+	rep.set[2] = read_sysreg(pmovsset_el0);
+	write_sysreg(~0UL, pmovsclr_el0);
+	isb();
+	rep.clr[2] = read_sysreg(pmovsset_el0);
+	GUEST_DONE();
+}
+
+/*
+ * STRETCH_ACCESSES accesses an iteration, all to counter 0, the cycle
+ * counter and the control registers, with PMCR_EL0.E clear: nothing
+ * counts or overflows, so nothing but the accesses could exit.
+ */
+static void pmu_stretch(uint64_t iters)
+{
+	uint64_t i;
+
+	for (i = 0; i < iters; i++) {
+		write_sysreg(0, pmselr_el0);
+		isb();
+		(void)read_sysreg(pmxevcntr_el0);
+		write_sysreg(INST_RETIRED, pmxevtyper_el0);
+		(void)read_sysreg(pmevcntr0_el0);
+		write_sysreg(i, pmevcntr0_el0);
+		write_sysreg(INST_RETIRED, pmevtyper0_el0);
+		(void)read_sysreg(pmccntr_el0);
+		write_sysreg(BIT(0), pmcntenset_el0);
+		write_sysreg(BIT(0), pmcntenclr_el0);
+		write_sysreg(BIT(0), pmovsclr_el0);
+		(void)read_sysreg(pmintenset_el1);
+		(void)read_sysreg(pmcr_el0);
+	}
+}
+
+/* Stretches of PMU accesses between ucalls: the host reads exits there. */
+static void guest_exits(uint64_t iters, uint64_t stretches)
+{
+	write_sysreg(0, pmcr_el0);
+	GUEST_SYNC(1);
+	while (stretches--) {
+		pmu_stretch(iters);
+		GUEST_SYNC(2);
+	}
+	GUEST_DONE();
+}
+
+static uint64_t guest_rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * A random PMSELR_EL0.SEL, then one random write (or read) of PMU
+ * register @reg; indices run up to the share itself, and SEL over all
+ * 32, so some of the accesses UNDEF.
+ * PMINTENSET is only read: a guest overflow interrupt is held and
+ * injected by KVM (pmu-direct.rst, "Overflow"), which is not this test.
+ */
+static void hostile_write(unsigned int reg, uint64_t v, uint64_t share)
+{
+	unsigned int n = v % (share + 1);
+
+	write_sysreg(v & 31, pmselr_el0);
+	isb();
+	switch (reg) {
+	case 0:
+		write_sysreg(v, pmcr_el0);
+		break;
+	case 1:
+		write_sysreg(PMCR_HOSTILE, pmcr_el0);
+		break;
+	case 2:
+		write_sysreg(v, pmcntenset_el0);
+		break;
+	case 3:
+		write_sysreg(v, pmcntenclr_el0);
+		break;
+	case 4:
+		write_sysreg(v, pmovsset_el0);
+		break;
+	case 5:
+		write_sysreg(v, pmovsclr_el0);
+		break;
+	case 6:
+		write_sysreg(v | NSH, pmxevtyper_el0);
+		break;
+	case 7:
+		write_sysreg(v, pmxevcntr_el0);
+		break;
+	case 8:
+		(void)read_sysreg(pmxevcntr_el0);
+		break;
+	case 9:
+		evtyper_write(n, v | NSH);
+		break;
+	case 10:
+		evcntr_write(n, v);
+		break;
+	case 11:
+		(void)evcntr_read(n);
+		break;
+	case 12:
+		write_sysreg(v | NSH, pmccfiltr_el0);
+		break;
+	case 13:
+		write_sysreg(v, pmccntr_el0);
+		break;
+	case 14:
+		write_sysreg(v, pmuserenr_el0);
+		break;
+	case 15:
+		(void)read_sysreg(pmintenset_el1);
+		break;
+	default:
+		write_sysreg(v, pmswinc_el0);
+		break;
+	}
+	isb();
+}
+
+/*
+ * Random writes, then the PMU left counting everything it may with NSH
+ * set; after the ucall, rounds of loops that reset the guest's counters
+ * (PMCR_EL0.P) at every round.
+ */
+static void guest_hostile(uint64_t share, uint64_t rounds)
+{
+	struct arm_smccc_res res;
+	uint64_t s = SEED, n;
+	int i;
+
+	write_sysreg(~0UL, pmintenclr_el1);
+	for (i = 0; i < HOSTILE_WRITES; i++)
+		hostile_write(guest_rnd(&s) % HOSTILE_REGS, guest_rnd(&s), share);
+	for (n = 0; n < share; n++)
+		evtyper_write(n, INST_RETIRED | NSH);
+	write_sysreg(NSH, pmccfiltr_el0);
+	write_sysreg(~0UL, pmcntenset_el0);
+	write_sysreg(~0UL, pmovsset_el0);
+	write_sysreg(PMCR_HOSTILE, pmcr_el0);
+	isb();
+	rep.undefs = undefs;
+	GUEST_SYNC(1);
+
+	while (rounds--) {
+		write_sysreg(PMCR_HOSTILE, pmcr_el0);
+		isb();
+		el1_loop(L1);
+		el0_excursion(L0);
+		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
+	}
+	GUEST_DONE();
+}
+
+/* Rounds of loops, counted by the guest on its own counters too. */
+static void guest_split(uint64_t rounds)
+{
+	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
+		     pmcr_el0);
+	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmevtyper0_el0);
+	write_sysreg(INST_RETIRED, pmevtyper1_el0);
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(BIT(0) | BIT(1) | CYCLE_BIT, pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	guest_rounds_only(rounds, L1, L0);
+	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+	isb();
+	rep.v[0] = read_sysreg(pmevcntr0_el0);
+	rep.v[1] = read_sysreg(pmevcntr1_el0);
+	rep.v[2] = read_sysreg(pmccntr_el0);
+	GUEST_DONE();
+}
+
+/* Leave every counter of the share counting, from nonzero values. */
+static void guest_dirty(uint64_t share)
+{
+	uint64_t n;
+
+	for (n = 0; n < share; n++) {
+		evtyper_write(n, INST_RETIRED);
+		evcntr_write(n, 0x10000 + n);
+	}
+	write_sysreg(0x20000, pmccntr_el0);
+	write_sysreg(~0UL, pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	el1_loop(1000);
+	GUEST_DONE();
+}
+
+/* A new VM's counters, before it writes any PMU register. */
+static void guest_fresh(uint64_t share)
+{
+	uint64_t n, any = 0;
+
+	for (n = 0; n < share; n++)
+		any |= evcntr_read(n);
+	rep.v[0] = any;
+	rep.v[1] = read_sysreg(pmccntr_el0);
+	rep.v[2] = read_sysreg(pmcntenset_el0);
+	rep.v[3] = read_sysreg(pmovsset_el0);
+	rep.pmcr = read_sysreg(pmcr_el0);
+	GUEST_DONE();
+}
+
+/* ---- host ----------------------------------------------------------------- */
+
+static const char *errname(int e)
+{
+	switch (e) {
+	case 0: return "0";
+	case ENODEV: return "ENODEV";
+	case EINVAL: return "EINVAL";
+	case EBUSY: return "EBUSY";
+	case ENOSPC: return "ENOSPC";
+	case ENXIO: return "ENXIO";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	default: return strerror(e);
+	}
+}
+
+/* 0, or the errno of a PMU attribute's SET or GET. */
+static int attr_set(struct kvm_vcpu *vcpu, uint64_t attr, int val)
+{
+	return __vcpu_device_attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_CTRL, attr,
+				      &val) ? errno : 0;
+}
+
+static int attr_get(struct kvm_vcpu *vcpu, uint64_t attr, int *val)
+{
+	return __vcpu_device_attr_get(vcpu, KVM_ARM_VCPU_PMU_V3_CTRL, attr,
+				      val) ? errno : 0;
+}
+
+static int set_nr_counters(struct kvm_vcpu *vcpu, unsigned int n)
+{
+	return __vcpu_device_attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_CTRL,
+				      KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS,
+				      &n) ? errno : 0;
+}
+
+/* A kvm module parameter (0/1, N/Y or a number), @dflt if absent. */
+static int kvm_param(const char *name, int dflt)
+{
+	char path[128], buf[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/kvm/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return dflt;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	if (buf[0] == 'Y' || buf[0] == 'y')
+		return 1;
+	if (buf[0] == 'N' || buf[0] == 'n')
+		return 0;
+	return buf[0] ? atoi(buf) : dflt;
+}
+
+static uint64_t vcpu_pmcr(struct kvm_vcpu *vcpu)
+{
+	uint64_t pmcr = 0;
+
+	TEST_ASSERT(!__vcpu_get_reg(vcpu, KVM_ARM64_SYS_REG(SYS_PMCR_EL0), &pmcr),
+		    "KVM_GET_ONE_REG(PMCR_EL0): %s", strerror(errno));
+	return pmcr;
+}
+
+/*
+ * The vCPU's "exits" statistic: guest exits to the host kernel
+ * (vcpu->stat.exits, counted in kvm_arch_vcpu_ioctl_run()), not traps
+ * served at EL2 in the world switch's fast path.  Through the binary
+ * stats fd, which 6.12's library reads the same way as 7.3's.
+ */
+static uint64_t vcpu_exits(struct kvm_vcpu *vcpu)
+{
+	struct kvm_stats_desc *descs, *d;
+	struct kvm_stats_header hdr;
+	uint64_t v = UINT64_MAX;
+	int fd = vcpu_get_stats_fd(vcpu);
+	uint32_t i;
+
+	read_stats_header(fd, &hdr);
+	descs = read_stats_descriptors(fd, &hdr);
+	for (i = 0; i < hdr.num_desc; i++) {
+		d = get_stats_descriptor(descs, i, &hdr);
+		if (!strcmp(d->name, "exits")) {
+			read_stat_data(fd, &hdr, d, &v, 1);
+			break;
+		}
+	}
+	free(descs);
+	close(fd);
+	TEST_ASSERT(v != UINT64_MAX, "no \"exits\" vCPU statistic");
+	return v;
+}
+
+struct dvm {
+	struct kvm_vm *vm;
+	struct kvm_vcpu *vcpu;
+	int gic_fd;
+};
+
+/*
+ * A one-vCPU VM with the direct (@direct = 1) or the trapped (0) PMU,
+ * and @nr counters if @nr >= 0.  Returns INIT's errno, 0 when it is
+ * initialised; the VM exists either way (dvm_free()).
+ */
+static int dvm_create(struct dvm *d, void *guest_code, int direct, int nr)
+{
+	int err;
+
+	d->vm = vm_create(1);
+	d->vcpu = add_vpmu_vcpu(d->vm, guest_code, &d->gic_fd);
+	vm_install_sync_handler(d->vm, VECTOR_SYNC_CURRENT, ESR_ELx_EC_UNKNOWN,
+				undef_handler);
+	err = attr_set(d->vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, direct);
+	TEST_ASSERT(!err, "SET KVM_ARM_VCPU_PMU_V3_DIRECT %d: %s", direct,
+		    errname(err));
+	if (nr >= 0) {
+		err = set_nr_counters(d->vcpu, nr);
+		TEST_ASSERT(!err, "SET_NR_COUNTERS %d: %s", nr, errname(err));
+	}
+	return vpmu_init(d->vcpu) ? errno : 0;
+}
+
+static void dvm_new(struct dvm *d, void *guest_code, int direct)
+{
+	int err = dvm_create(d, guest_code, direct, -1);
+
+	TEST_ASSERT(!err, "KVM_ARM_VCPU_PMU_V3_INIT (direct %d): %s", direct,
+		    errname(err));
+}
+
+static void dvm_free(struct dvm *d)
+{
+	close(d->gic_fd);
+	kvm_vm_free(d->vm);
+}
+
+/* Run to the guest's next ucall, which must be @want. */
+static void run_until(struct kvm_vcpu *vcpu, uint64_t want, struct ucall *uc)
+{
+	vcpu_run(vcpu);
+	if (get_ucall(vcpu, uc) == UCALL_ABORT)
+		REPORT_GUEST_ASSERT(*uc);
+	TEST_ASSERT(uc->cmd == want, "ucall %lu, expected %lu (exit %s)",
+		    (unsigned long)uc->cmd, (unsigned long)want,
+		    exit_reason_str(vcpu->run->exit_reason));
+}
+
+/* Run the guest to its GUEST_DONE(); what it reported in *r. */
+static void dvm_run_report(struct dvm *d, struct report *r)
+{
+	struct ucall uc;
+
+	run_until(d->vcpu, UCALL_DONE, &uc);
+	sync_global_from_guest(d->vm, rep);
+	*r = rep;
+}
+
+enum support { DIRECT_OK, DIRECT_UNSUPPORTED, DIRECT_ABSENT, DIRECT_ERROR };
+
+/* Does the kernel know the attribute, and does this host take SET 1? */
+static enum support probe_direct(int *err)
+{
+	enum support s = DIRECT_OK;
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm = vm_create(1);
+	int gic_fd;
+
+	vcpu = add_vpmu_vcpu(vm, guest_fresh, &gic_fd);
+	*err = 0;
+	if (__vcpu_has_device_attr(vcpu, KVM_ARM_VCPU_PMU_V3_CTRL,
+				   KVM_ARM_VCPU_PMU_V3_DIRECT)) {
+		*err = errno;
+		s = DIRECT_ABSENT;
+	} else {
+		*err = attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, 1);
+		if (*err)
+			s = *err == EOPNOTSUPP ? DIRECT_UNSUPPORTED : DIRECT_ERROR;
+	}
+	close(gic_fd);
+	kvm_vm_free(vm);
+	return s;
+}
+
+/*
+ * Every planned check at once, when the direct PMU cannot be tested:
+ * passed (skipped) only where EOPNOTSUPP is the documented answer.
+ */
+static int report_all(enum support s, int err, bool expect_unsupported)
+{
+	char why[160];
+	bool ok = false;
+	size_t i;
+
+	if (s == DIRECT_UNSUPPORTED && expect_unsupported) {
+		ok = true;
+		snprintf(why, sizeof(why),
+			 "skipped: SET KVM_ARM_VCPU_PMU_V3_DIRECT answers EOPNOTSUPP, as documented for this host mode");
+	} else if (s == DIRECT_OK) {
+		snprintf(why, sizeof(why),
+			 "SET KVM_ARM_VCPU_PMU_V3_DIRECT 1 succeeded where EOPNOTSUPP was expected (nVHE/protected host)");
+	} else if (s == DIRECT_UNSUPPORTED) {
+		snprintf(why, sizeof(why),
+			 "SET KVM_ARM_VCPU_PMU_V3_DIRECT 1: EOPNOTSUPP on a host that should offer the direct PMU");
+	} else if (s == DIRECT_ABSENT) {
+		snprintf(why, sizeof(why),
+			 "KVM_HAS_DEVICE_ATTR(KVM_ARM_VCPU_PMU_V3_DIRECT): %s: the kernel lacks the attribute",
+			 errname(err));
+	} else {
+		snprintf(why, sizeof(why),
+			 "SET KVM_ARM_VCPU_PMU_V3_DIRECT 1: %s", errname(err));
+	}
+	for (i = 0; i < ARRAY_SIZE(checks); i++)
+		check(ok, checks[i], "%s", why);
+	printf("pmu_direct: %d failed\n", failures);
+	return failures ? 1 : 0;
+}
+
+/* N of the host's PMU: PMCR_EL0.N of a vCPU with the trapped PMU. */
+static unsigned int host_pmcr_n(void)
+{
+	struct dvm d;
+	unsigned int n;
+
+	dvm_new(&d, guest_fresh, 0);
+	n = FIELD_GET(ARMV8_PMU_PMCR_N, vcpu_pmcr(d.vcpu));
+	dvm_free(&d);
+	return n;
+}
+
+static void check_attr_errno(void)
+{
+	int param = kvm_param("pmu_direct", 0), v0 = -1, v1 = -1, v2 = -1;
+	int enodev, get0, einval2, einval_neg, set1, get1, init, ebusy, get2;
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm;
+	int gic_fd;
+
+	vm = vm_create_with_one_vcpu(&vcpu, guest_fresh);
+	enodev = attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, 1);
+	kvm_vm_free(vm);
+
+	vm = vm_create(1);
+	vcpu = add_vpmu_vcpu(vm, guest_fresh, &gic_fd);
+	get0 = attr_get(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, &v0);
+	einval2 = attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, 2);
+	einval_neg = attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, -1);
+	set1 = attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, 1);
+	get1 = attr_get(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, &v1);
+	init = vpmu_init(vcpu) ? errno : 0;
+	ebusy = attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, 1);
+	get2 = attr_get(vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, &v2);
+	close(gic_fd);
+	kvm_vm_free(vm);
+
+	check(enodev == ENODEV && !get0 && (v0 == 0 || v0 == param) &&
+	      einval2 == EINVAL && einval_neg == EINVAL && !set1 && !get1 &&
+	      v1 == 1 && !init && ebusy == EBUSY && !get2 && v2 == 1,
+	      "attr_errno",
+	      "no PMU: %s; GET first: %s, %d (kvm.pmu_direct=%d); SET 2: %s, SET -1: %s; SET 1: %s, GET: %s, %d; INIT: %s; SET after INIT: %s, GET: %s, %d",
+	      errname(enodev), errname(get0), v0, param, errname(einval2),
+	      errname(einval_neg), errname(set1), errname(get1), v1,
+	      errname(init), errname(ebusy), errname(get2), v2);
+}
+
+/* The guest's register view at @share, and KVM_GET_ONE_REG's N. */
+static int regs_of(int nr, unsigned int share, struct report *r,
+		   uint64_t *user_pmcr)
+{
+	struct dvm d;
+	int err = dvm_create(&d, guest_regs, 1, nr);
+
+	if (!err) {
+		*user_pmcr = vcpu_pmcr(d.vcpu);
+		vcpu_args_set(d.vcpu, 1, (uint64_t)share);
+		dvm_run_report(&d, r);
+	}
+	dvm_free(&d);
+	return err;
+}
+
+static bool undef_ok(const struct report *r)
+{
+	return r->undef[0] == 1 && r->undef[1] == 1 && r->undef[2] == 1 &&
+	       r->undef[3] == 0 && r->ccfiltr == ARMV8_PMU_EXCLUDE_EL0;
+}
+
+static bool masks_ok(const struct report *r, unsigned int share)
+{
+	uint64_t mask = (BIT_ULL(share) - 1) | CYCLE_BIT;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (r->set[i] != mask || r->clr[i])
+			return false;
+	return true;
+}
+
+static void check_regs(unsigned int share)
+{
+	uint64_t user_pmcr = 0;
+	unsigned int n, user_n;
+	struct report r;
+
+	regs_of(-1, share, &r, &user_pmcr);
+	n = FIELD_GET(ARMV8_PMU_PMCR_N, r.pmcr);
+	user_n = FIELD_GET(ARMV8_PMU_PMCR_N, user_pmcr);
+	check(n == share && user_n == share, "pmcr_n_is_share",
+	      "guest PMCR_EL0 %#lx: N = %u, KVM_GET_ONE_REG N = %u, share %u",
+	      (unsigned long)r.pmcr, n, user_n, share);
+	check(undef_ok(&r), "undef_above_share",
+	      "UNDEFs: PMEVCNTR%u read %lu, PMEVTYPER%u write %lu, PMXEVCNTR at SEL %u %lu (want 1 each); PMXEVTYPER at SEL 31 %lu (want 0), PMCCFILTR then %#lx (want %#x)",
+	      share, r.undef[0], share, r.undef[1], share, r.undef[2],
+	      r.undef[3], r.ccfiltr, ARMV8_PMU_EXCLUDE_EL0);
+	check(masks_ok(&r, share), "masks",
+	      "~0 to SET: PMCNTEN %#lx, PMINTEN %#lx, PMOVS %#lx (want %#llx); then to CLR: %#lx %#lx %#lx",
+	      r.set[0], r.set[1], r.set[2],
+	      (BIT_ULL(share) - 1) | CYCLE_BIT, r.clr[0], r.clr[1], r.clr[2]);
+}
+
+static void self_count_once(uint64_t v[4])
+{
+	struct report r;
+	struct dvm d;
+
+	dvm_new(&d, guest_self_count, 1);
+	vcpu_args_set(d.vcpu, 2, (uint64_t)N1, (uint64_t)N0);
+	dvm_run_report(&d, &r);
+	dvm_free(&d);
+	memcpy(v, r.v, sizeof(r.v));
+}
+
+/*
+ * As vpmu_self_count, on the guest's own counters: the least of three
+ * runs, figure by figure, and of up to EXTRA_RUNS more while a least
+ * figure is off (QEMU now and then credits an interrupt handler, or on
+ * two CPUs the other vCPU's work, to the EL it interrupted, which only
+ * ever adds).  EL0 + EL1 = both must hold in every run.
+ */
+static void check_self_count(void)
+{
+	uint64_t el0 = UINT64_MAX, el1 = UINT64_MAX, cycles = UINT64_MAX;
+	uint64_t el0_expect = 2 * N0 + 1, worst_sum = 0;
+	int i;
+
+	for (i = 0; i < CHECKED_RUNS + EXTRA_RUNS; i++) {
+		uint64_t v[4], d;
+
+		if (i >= CHECKED_RUNS) {
+			if (el0 == el0_expect && el1 <= 2 * N1 + EL1_COST)
+				break;
+			usleep(20000);
+		}
+		self_count_once(v);
+		printf("pmu_direct: self count run %d: el0=%lu el1=%lu both=%lu cycles=%lu\n",
+		       i, v[0], v[1], v[2], v[3]);
+		d = v[2] > v[0] + v[1] ? v[2] - v[0] - v[1] : v[0] + v[1] - v[2];
+		worst_sum = d > worst_sum ? d : worst_sum;
+		el0 = v[0] < el0 ? v[0] : el0;
+		el1 = v[1] < el1 ? v[1] : el1;
+		cycles = v[3] < cycles ? v[3] : cycles;
+	}
+	check(el0 == el0_expect, "self_count_el0_exact",
+	      "least el0 of %d runs %lu, expected %lu", i, el0, el0_expect);
+	check(el1 >= 2 * N1 && el1 <= 2 * N1 + EL1_COST, "self_count_el1",
+	      "least el1 %lu, loop %d, fixed cost %ld (bound %d)", el1,
+	      2 * N1, (long)(el1 - 2 * N1), EL1_COST);
+	check(!worst_sum, "self_count_both",
+	      "worst |both - el0 - el1| over %d runs: %lu", i, worst_sum);
+	check(cycles > 0 && cycles != UINT64_MAX, "self_count_cycles",
+	      "least cycles %lu", cycles);
+}
+
+/*
+ * The least number of exits a stretch of PMU accesses took: each
+ * measured from the ucall before it to the one after, less that ucall's
+ * own exit.  Host timer ticks and IPIs exit too, and so do the first
+ * stretch's stage-2 faults on code and stack: the least of several
+ * stretches, each far shorter than a tick, leaves them out.
+ */
+static uint64_t stretch_exits(int direct, int stretches)
+{
+	uint64_t least = UINT64_MAX, e0, e1;
+	struct ucall uc;
+	struct dvm d;
+
+	dvm_new(&d, guest_exits, direct);
+	vcpu_args_set(d.vcpu, 2, (uint64_t)STRETCH_ITERS, (uint64_t)stretches);
+	run_until(d.vcpu, UCALL_SYNC, &uc);
+	e0 = vcpu_exits(d.vcpu);
+	while (stretches--) {
+		run_until(d.vcpu, UCALL_SYNC, &uc);
+		e1 = vcpu_exits(d.vcpu);
+		TEST_ASSERT(e1 > e0, "exits did not count the ucall");
+		least = e1 - e0 - 1 < least ? e1 - e0 - 1 : least;
+		e0 = e1;
+	}
+	run_until(d.vcpu, UCALL_DONE, &uc);
+	dvm_free(&d);
+	return least;
+}
+
+static void check_no_exit(void)
+{
+	uint64_t accesses = STRETCH_ITERS * STRETCH_ACCESSES;
+	uint64_t direct = stretch_exits(1, STRETCHES);
+	uint64_t trapped = stretch_exits(0, 1);
+
+	check(direct == 0 && trapped >= accesses, "pmu_access_no_exit",
+	      "%lu PMU accesses: direct PMU least %lu exits over %d stretches, trapped PMU %lu",
+	      accesses, direct, STRETCHES, trapped);
+}
+
+struct split {
+	uint64_t all, host, guest, enabled, running;
+};
+
+/* A {all, host-only, guest-only} instructions group on this thread. */
+static void split_open(int fds[3])
+{
+	int s;
+
+	for (s = SIDE_ALL; s <= SIDE_GUEST; s++)
+		fds[s] = perf_open_side(s, s ? fds[0] : -1,
+					PERF_FORMAT_TOTAL_TIME_ENABLED |
+					PERF_FORMAT_TOTAL_TIME_RUNNING);
+	ioctl(fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+}
+
+static void split_close(int fds[3], struct split *out)
+{
+	uint64_t buf[6];
+	int s;
+
+	ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	TEST_ASSERT(read(fds[0], buf, sizeof(buf)) == sizeof(buf), "read group");
+	*out = (struct split){ .enabled = buf[1], .running = buf[2],
+			       .all = buf[3], .host = buf[4], .guest = buf[5] };
+	for (s = SIDE_GUEST; s >= SIDE_ALL; s--)
+		close(fds[s]);
+}
+
+/* Exact, and counted throughout: a group never scheduled reads 0 = 0 + 0. */
+static bool split_ok(const struct split *s)
+{
+	return s->host + s->guest == s->all && s->host && s->guest &&
+	       s->running == s->enabled;
+}
+
+/* A pinned instructions event on this thread, counting from now. */
+static int perf_open_pinned(int side)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS, .pinned = 1,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.exclude_guest = side == SIDE_HOST,
+		.exclude_host = side == SIDE_GUEST,
+	};
+	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+
+	TEST_ASSERT(fd >= 0, "perf_event_open(pinned): %s", strerror(errno));
+	return fd;
+}
+
+/*
+ * A pinned event's {value, enabled, running}; a pinned event that lost
+ * its counter is in error state and reads nothing, so v[0] stays 0.
+ */
+static bool pinned_read(int fd, uint64_t v[3])
+{
+	bool ok = read(fd, v, 3 * sizeof(*v)) == 3 * sizeof(*v);
+
+	close(fd);
+	return ok && v[1] == v[2];
+}
+
+static void check_hostile(unsigned int share)
+{
+	uint64_t loops = ROUNDS * (2 * L1 + 2 * L0 + 1), h[3] = {}, g[3] = {};
+	struct ucall uc;
+	struct split s;
+	struct dvm d;
+	bool pinned;
+	int fds[3], hfd, gfd;
+
+	dvm_new(&d, guest_hostile, 1);
+	vcpu_args_set(d.vcpu, 2, (uint64_t)share, (uint64_t)ROUNDS);
+	hfd = perf_open_pinned(SIDE_HOST);
+	gfd = perf_open_pinned(SIDE_GUEST);
+	run_until(d.vcpu, UCALL_SYNC, &uc);
+	pinned = pinned_read(hfd, h);
+	pinned = pinned_read(gfd, g) && pinned;
+	sync_global_from_guest(d.vm, rep);
+
+	split_open(fds);
+	run_until(d.vcpu, UCALL_DONE, &uc);
+	split_close(fds, &s);
+	dvm_free(&d);
+
+	check(pinned && h[0] > 0 && g[0] >= HOSTILE_WRITES && split_ok(&s) &&
+	      s.guest >= loops, "host_counters_untouched",
+	      "%d random PMU writes (%lu UNDEFs): pinned host-only %lu, guest-only %lu (running/enabled %lu/%lu, %lu/%lu); then all=%lu host-only=%lu guest-only=%lu (all - host - guest = %ld, loops %lu, running/enabled %lu/%lu)",
+	      HOSTILE_WRITES, rep.undefs, h[0], g[0], h[2], h[1], g[2], g[1],
+	      s.all, s.host, s.guest, (long)(s.all - s.host - s.guest), loops,
+	      s.running, s.enabled);
+}
+
+static void check_split(void)
+{
+	struct ucall uc;
+	struct split s;
+	struct dvm d;
+	int fds[3];
+
+	dvm_new(&d, guest_split, 1);
+	vcpu_args_set(d.vcpu, 1, (uint64_t)ROUNDS);
+	split_open(fds);
+	run_until(d.vcpu, UCALL_DONE, &uc);
+	split_close(fds, &s);
+	sync_global_from_guest(d.vm, rep);
+	dvm_free(&d);
+
+	check(split_ok(&s) && rep.v[0] && rep.v[0] <= s.guest, "split_exact",
+	      "all=%lu host-only=%lu guest-only=%lu (all - host - guest = %ld, running/enabled %lu/%lu); guest's own EL0 %lu (loops %d), EL0+EL1 %lu, cycles %lu",
+	      s.all, s.host, s.guest, (long)(s.all - s.host - s.guest),
+	      s.running, s.enabled, rep.v[0], ROUNDS * (2 * L0 + 1),
+	      rep.v[1], rep.v[2]);
+}
+
+static void fresh_run(unsigned int share, struct report *r)
+{
+	struct dvm d;
+
+	dvm_new(&d, guest_fresh, 1);
+	vcpu_args_set(d.vcpu, 1, (uint64_t)share);
+	dvm_run_report(&d, r);
+	dvm_free(&d);
+}
+
+static bool fresh_ok(const struct report *r)
+{
+	return !r->v[0] && !r->v[1] && !r->v[2];
+}
+
+static void check_fresh(unsigned int share)
+{
+	struct report beside, after, dirty;
+	struct dvm old;
+
+	dvm_new(&old, guest_dirty, 1);
+	vcpu_args_set(old.vcpu, 1, (uint64_t)share);
+	dvm_run_report(&old, &dirty);
+	fresh_run(share, &beside);
+	dvm_free(&old);
+	fresh_run(share, &after);
+
+	check(fresh_ok(&beside) && fresh_ok(&after), "fresh_vm_reset",
+	      "beside the old VM: counters OR %#lx, PMCCNTR %#lx, PMCNTENSET %#lx (PMOVSSET %#lx, PMCR %#lx); after it: %#lx %#lx %#lx (%#lx %#lx)",
+	      beside.v[0], beside.v[1], beside.v[2], beside.v[3], beside.pmcr,
+	      after.v[0], after.v[1], after.v[2], after.v[3], after.pmcr);
+}
+
+static void check_nr_counters(unsigned int host_n, unsigned int share)
+{
+	unsigned int less = share ? share - 1 : 0, more = share + 1, n = 0;
+	int err_less, set_more = 0, init_more = 0;
+	uint64_t user_pmcr = 0;
+	struct report r = {};
+	bool ok_less, ok_more;
+	struct dvm d;
+
+	err_less = regs_of(less, less, &r, &user_pmcr);
+	n = FIELD_GET(ARMV8_PMU_PMCR_N, r.pmcr);
+	ok_less = !err_less && n == less && undef_ok(&r) && masks_ok(&r, less) &&
+		  FIELD_GET(ARMV8_PMU_PMCR_N, user_pmcr) == less;
+
+	/* Above N SET itself refuses (EINVAL): nothing of the host's to ask. */
+	ok_more = more > host_n;
+	if (more <= host_n) {
+		d.vm = vm_create(1);
+		d.vcpu = add_vpmu_vcpu(d.vm, guest_fresh, &d.gic_fd);
+		set_more = attr_set(d.vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, 1);
+		if (!set_more)
+			set_more = set_nr_counters(d.vcpu, more);
+		init_more = vpmu_init(d.vcpu) ? errno : 0;
+		dvm_free(&d);
+		ok_more = !set_more && init_more == ENOSPC;
+	}
+
+	check(ok_less && ok_more, "nr_counters",
+	      "%u counters: INIT %s, guest N = %u, KVM_GET_ONE_REG N = %lu, UNDEFs %s, masks %s; %u counters: SET %s, INIT %s (want ENOSPC)",
+	      less, errname(err_less), n,
+	      (unsigned long)FIELD_GET(ARMV8_PMU_PMCR_N, user_pmcr),
+	      undef_ok(&r) ? "right" : "wrong",
+	      masks_ok(&r, less) ? "right" : "wrong", more, errname(set_more),
+	      more > host_n ? "not tried (above N)" : errname(init_more));
+}
+
+int main(int argc, char **argv)
+{
+	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
+	int host_counters, err;
+	unsigned int host_n, share;
+	enum support s;
+
+	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
+
+	plan(ARRAY_SIZE(checks));
+	s = probe_direct(&err);
+	if (s != DIRECT_OK || expect_unsupported)
+		return report_all(s, err, expect_unsupported);
+
+	host_n = host_pmcr_n();
+	host_counters = kvm_param("pmu_direct_host_counters", HOST_COUNTERS);
+	share = host_n > (unsigned int)host_counters ? host_n - host_counters : 0;
+	printf("pmu_direct: host PMCR_EL0.N = %u, kvm.pmu_direct_host_counters = %d: share %u\n",
+	       host_n, host_counters, share);
+
+	check_attr_errno();
+	check_regs(share);
+	check_self_count();
+	check_no_exit();
+	check_hostile(share);
+	check_split();
+	check_fresh(share);
+	check_nr_counters(host_n, share);
+
+	printf("pmu_direct: %d failed\n", failures);
+	return failures ? 1 : 0;
+}
