@@ -29,6 +29,7 @@
  * @mdcr_host: VHE: the MDCR_EL2 the host runs with while the vCPU is
  *             loaded (HPMN = N), written back at every exit
  * @pmcr_host: the host's PMCR_EL0, saved at entry, written back at exit
+ * @pmuserenr_host: the same for PMUSERENR_EL0
  * @hdfgrtr, @hdfgwtr: the fine-grained traps the partition adds
  */
 struct kvm_pmu_direct {
@@ -40,6 +41,7 @@ struct kvm_pmu_direct {
 	u64 mdcr;
 	u64 mdcr_host;
 	u64 pmcr_host;
+	u64 pmuserenr_host;
 	u64 hdfgrtr;
 	u64 hdfgwtr;
 };
@@ -61,6 +63,7 @@ int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
 int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_init(struct kvm_vcpu *vcpu);
 u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr);
+void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu);
 void kvm_pmu_direct_load(struct kvm_vcpu *vcpu);
 void kvm_pmu_direct_put(struct kvm_vcpu *vcpu);
 #else
@@ -68,6 +71,7 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu);
 
 static inline int kvm_pmu_direct_init(struct kvm_vcpu *vcpu) { return 0; }
 static inline u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr) { return *mdcr; }
+static inline void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_load(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_put(struct kvm_vcpu *vcpu) {}
 #endif

@@ -6,8 +6,9 @@
  * The decisions are the pure functions of <kvm/arm_pmu_partition.h>; EL2's
  * part is hyp/pmu_direct.h.
  *
- * Built so far for VHE hosts with FEAT_FGT: elsewhere the attribute
- * answers -EOPNOTSUPP and kvm.pmu_direct leaves VMs on the trapped PMU.
+ * Built so far for VHE and nVHE hosts with FEAT_FGT: in protected mode
+ * and without FGT the attribute answers -EOPNOTSUPP, and kvm.pmu_direct
+ * leaves VMs on the trapped PMU.
  */
 #include <linux/kvm_host.h>
 #include <linux/moduleparam.h>
@@ -37,8 +38,8 @@ MODULE_PARM_DESC(pmu_direct_host_counters,
  */
 static const char *kvm_pmu_direct_unsupported(struct kvm_vcpu *vcpu)
 {
-	if (!has_vhe())
-		return "only VHE hosts have it so far";
+	if (is_protected_kvm_enabled())
+		return "not in protected mode yet";
 	if (!cpus_have_final_cap(ARM64_HAS_FGT))
 		return "needs FEAT_FGT";
 	if (vcpu_has_nv(vcpu))
@@ -198,9 +199,19 @@ static void kvm_pmu_direct_read_counters(struct kvm_vcpu *vcpu)
 	__vcpu_assign_sys_reg(vcpu, PMCCNTR_EL0, read_pmccntr());
 }
 
+/* kvm_vcpu_load_fgt(), before VHE writes the traps at vcpu_load: the partition's. */
+void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+
+	if (!kvm_vcpu_pmu_is_direct(vcpu))
+		return;
+	*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
+	*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
+}
+
 /*
- * vcpu_load, after KVM computed the vCPU's traps: add the partition's,
- * move host events off the guest's counters, then load them.  Between
+ * vcpu_load: move host events off the guest's counters, then load them.  Between
  * exits the guest's counters stay in the hardware, disabled (EL2 clears
  * their enables at every exit).
  */
@@ -212,8 +223,6 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 
 	if (!kvm_vcpu_pmu_is_direct(vcpu) || d->loaded)
 		return;
-	*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
-	*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
 
 	local_irq_save(flags);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, mask);

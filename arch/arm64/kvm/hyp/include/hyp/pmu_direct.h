@@ -8,6 +8,9 @@
  * A direct vCPU owns event counters [0, hpmn) and the cycle counter; its
  * counters and types are loaded at vcpu_load (arch/arm64/kvm/pmu_direct.c)
  * and stay in the hardware until vcpu_put, disabled while the host runs.
+ * The switch runs at every entry and exit in both modes (VHE's
+ * __activate_traps(), not the vcpu_load-time __activate_traps_common()),
+ * so the host always runs with its own PMCR_EL0 and MDCR_EL2.
  * Here, at entry: the guest's MDCR_EL2 first (HPMN, HPMD and HCCD: its
  * counters cannot count at EL2), then its overflow flags, interrupt
  * enables (less the overflows it has not cleared: those are held, and
@@ -48,6 +51,7 @@ static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 	if (has_vhe())
 		write_sysreg(vcpu->arch.mdcr_el2, mdcr_el2);
 	d->pmcr_host = read_sysreg(pmcr_el0);
+	d->pmuserenr_host = read_sysreg(pmuserenr_el0);
 	/* The guest's counters must count under its MDCR_EL2 only. */
 	isb();
 	write_sysreg(ovs, pmovsset_el0);
@@ -73,6 +77,7 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 	write_sysreg(mask, pmintenclr_el1);
 	__vcpu_assign_sys_reg(vcpu, PMSELR_EL0, read_sysreg(pmselr_el0));
 	__vcpu_assign_sys_reg(vcpu, PMUSERENR_EL0, read_sysreg(pmuserenr_el0));
+	write_sysreg(d->pmuserenr_host, pmuserenr_el0);
 	__vcpu_assign_sys_reg(vcpu, PMCR_EL0, read_sysreg(pmcr_el0));
 	write_sysreg(d->pmcr_host, pmcr_el0);
 	/* nVHE writes the host's MDCR_EL2 back in __deactivate_traps(). */
@@ -94,6 +99,35 @@ static __always_inline unsigned int __pmu_direct_evreg_idx(u32 sysreg)
 }
 
 /*
+ * An event counter's value or type by a run-time index, through
+ * PMSELR_EL0 (put back after): asm/arm_pmuv3.h's PMEVN_SWITCH WARNs on a
+ * bad index, which EL2 cannot print, and this one is checked already.
+ */
+static inline u64 __pmu_direct_sel_read(unsigned int idx, bool typer)
+{
+	u64 sel = read_sysreg(pmselr_el0), val;
+
+	write_sysreg(idx, pmselr_el0);
+	isb();
+	val = typer ? read_sysreg(pmxevtyper_el0) : read_sysreg(pmxevcntr_el0);
+	write_sysreg(sel, pmselr_el0);
+	return val;
+}
+
+static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
+{
+	u64 sel = read_sysreg(pmselr_el0);
+
+	write_sysreg(idx, pmselr_el0);
+	isb();
+	if (typer)
+		write_sysreg(val, pmxevtyper_el0);
+	else
+		write_sysreg(val, pmxevcntr_el0);
+	write_sysreg(sel, pmselr_el0);
+}
+
+/*
  * One counter's value or type, by index, for an index the caller has
  * checked: below the share, or 31 for PMCCFILTR_EL0 through a type.
  */
@@ -105,17 +139,17 @@ static inline bool __pmu_direct_evreg(struct kvm_vcpu *vcpu, int idx, bool typer
 	if (typer) {
 		if (!write)
 			*val = idx == ARMV8_PMU_CYCLE_IDX ? read_sysreg(pmccfiltr_el0) :
-							   read_pmevtypern(idx);
+							   __pmu_direct_sel_read(idx, true);
 		else if (idx == ARMV8_PMU_CYCLE_IDX)
 			write_sysreg(kvm_pmu_part_typer_write(*val, idx), pmccfiltr_el0);
 		else
-			write_pmevtypern(idx, kvm_pmu_part_typer_write(*val, idx));
+			__pmu_direct_sel_write(idx, true, kvm_pmu_part_typer_write(*val, idx));
 		return true;
 	}
 	if (!write)
-		*val = read_pmevcntrn(idx);
+		*val = __pmu_direct_sel_read(idx, false);
 	else
-		write_pmevcntrn(idx, *val);
+		__pmu_direct_sel_write(idx, false, *val);
 	return true;
 }
 
@@ -182,7 +216,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 		v = kvm_pmu_part_pmcr_write(&caps, *val, &reset);
 		/* P resets the guest's event counters, never the host's. */
 		for (i = 0; reset && i < vcpu->arch.pmu.direct.hpmn; i++)
-			write_pmevcntrn(i, 0);
+			__pmu_direct_sel_write(i, false, 0);
 		write_sysreg(v, pmcr_el0);
 		return true;
 	}
