@@ -183,9 +183,9 @@ static int armv8pmu_alloc_pair(unsigned long *used_mask,
 	int idx;
 
 	for (idx = 0; idx + 1 < ARMV8_PMU_CYCLE_IDX; idx += 2) {
-		if (!test_bit(idx, cntr_mask) || !test_bit(idx + 1, cntr_mask))
-			break;
-		if (test_bit(idx, used_mask) || test_bit(idx + 1, used_mask))
+		/* Not only from 0: a direct-PMU vCPU may own the low counters. */
+		if (!test_bit(idx, cntr_mask) || !test_bit(idx + 1, cntr_mask) ||
+		    test_bit(idx, used_mask) || test_bit(idx + 1, used_mask))
 			continue;
 		__set_bit(idx, used_mask);
 		__set_bit(idx + 1, used_mask);

@@ -31,6 +31,7 @@
  * @pmcr_host: the host's PMCR_EL0, saved at entry, written back at exit
  * @pmuserenr_host: the same for PMUSERENR_EL0
  * @hdfgrtr, @hdfgwtr: the fine-grained traps the partition adds
+ * @vacate:    the counters host events must leave while it is loaded
  */
 struct kvm_pmu_direct {
 	bool enabled;
@@ -44,12 +45,14 @@ struct kvm_pmu_direct {
 	u64 pmuserenr_host;
 	u64 hdfgrtr;
 	u64 hdfgwtr;
+	u64 vacate;
 };
 
 /* KVM_ARM_VCPU_PMU_V3_CTRL attribute: see Documentation/virt/kvm/devices/vcpu.rst */
 #define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
 
 struct arm_pmu;
+struct kvm;
 struct kvm_vcpu;
 struct kvm_device_attr;
 
@@ -62,6 +65,7 @@ void armv8pmu_guest_own(struct arm_pmu *cpu_pmu, u64 mask);
 int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_init(struct kvm_vcpu *vcpu);
+bool kvm_pmu_direct_vm(struct kvm *kvm);
 u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr);
 void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu);
 void kvm_pmu_direct_load(struct kvm_vcpu *vcpu);
@@ -70,6 +74,7 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu);
 #define kvm_vcpu_pmu_is_direct(vcpu)	false
 
 static inline int kvm_pmu_direct_init(struct kvm_vcpu *vcpu) { return 0; }
+static inline bool kvm_pmu_direct_vm(struct kvm *kvm) { return false; }
 static inline u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr) { return *mdcr; }
 static inline void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_load(struct kvm_vcpu *vcpu) {}

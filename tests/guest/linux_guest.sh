@@ -23,16 +23,25 @@
 # driver said so once and traps from then on: the check job's exact
 # figures must be the trapped guest's.  Each run's KTAP nests under its
 # guest_checks result and its console is scanned like every boot's;
-# last, the host's own split must still be exact.  Sourced by /init (the
+# Then check and guest once more on the direct PMU (kvm.pmu_direct=1:
+# QEMU does not know the attribute), where the guest's driver uses its
+# counters directly (the service refuses a direct vCPU): the exact
+# figures must be the trapped guest's again, its N the share (7.x only:
+# 6.12 has no direct PMU).
+# Last, the host's own split must still be exact.  Sourced by /init (the
 # -up boots: on one CPU QEMU's counts hold nothing of another vCPU's
 # work, README, Known limits).
-plan 12
+# The direct PMU is 7.x's only.
+direct=1
+case "$(uname -r)" in 6.*) direct=0 ;; esac
+plan $((12 + 4 * direct))
 
 GUEST_JOBS=check,guest,fuzz
 GUEST_LOG=/tmp/guest.log
 TRAPPED_LOG=/tmp/guest-trapped.log
 FALLBACK_JOBS=check,perfreg_fail
 FALLBACK_LOG=/tmp/guest-fallback.log
+DIRECT_LOG=/tmp/guest-direct.log
 
 # The guest's KTAP, one level below this job's results (a subtest named
 # as the result that follows it): its lines are indented, everything else
@@ -106,6 +115,17 @@ after=$(check_figures $FALLBACK_LOG)
 trapped=$(check_figures $TRAPPED_LOG)
 [ -n "$after" ] && [ "$after" = "$trapped" ]
 result figures_after_fallback $? "after the fallback: $after; trapped: $trapped"
+
+# The direct PMU: the same checks, the same exact figures.
+if [ $direct = 1 ]; then
+	echo 1 > /sys/module/kvm/parameters/pmu_direct
+	timed_vm_run $DIRECT_LOG check,guest pmuv3.direct=1
+	echo 0 > /sys/module/kvm/parameters/pmu_direct
+	guest_results $DIRECT_LOG check,guest $rc $secs _direct
+	direct_figs=$(exact_figures $DIRECT_LOG)
+	[ -n "$direct_figs" ] && [ "$direct_figs" = "$without" ]
+	result figures_direct $? "direct: $direct_figs; trapped: $without"
+fi
 
 split_exact /bin/pmu_split run
 result host_split_after $? "after the guests: {G,H,GH} of pmu_split: G=$g H=$h all=$gh"

@@ -48,6 +48,12 @@ static const char *kvm_pmu_direct_unsupported(struct kvm_vcpu *vcpu)
 		return "not for an AArch32 EL1";
 	if (!vcpu->kvm->arch.arm_pmu)
 		return "no PMU chosen for the VM";
+	/* Every CPU the vCPU may run on must have its PMU's counters to give. */
+	if (!cpumask_equal(&vcpu->kvm->arch.arm_pmu->supported_cpus, cpu_possible_mask))
+		return "not every CPU has the VM's PMU (heterogeneous system)";
+	/* HCCD keeps the guest's PMCCFILTR_EL0 from counting EL2 untrapped. */
+	if (!kvm_has_feat(vcpu->kvm, ID_AA64DFR0_EL1, PMUVer, V3P5))
+		return "needs PMUv3p5 (MDCR_EL2.HCCD)";
 	return NULL;
 }
 
@@ -99,6 +105,34 @@ static void kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
 }
 
 /*
+ * Whether a vCPU of @kvm has the direct PMU: the VM's PMU settings
+ * (SET_PMU, SET_NR_COUNTERS, FILTER, PMCR_EL0.N) are fixed from then on,
+ * so that every vCPU keeps the share and PMU its partition was made for.
+ */
+bool kvm_pmu_direct_vm(struct kvm *kvm)
+{
+	struct kvm_vcpu *vcpu;
+	unsigned long i;
+
+	kvm_for_each_vcpu(i, vcpu, kvm)
+		if (vcpu->arch.pmu.created && kvm_vcpu_pmu_is_direct(vcpu))
+			return true;
+	return false;
+}
+
+/* Whether a vCPU of @kvm was initialised with the trapped PMU. */
+static bool kvm_pmu_trapped_vm(struct kvm *kvm)
+{
+	struct kvm_vcpu *vcpu;
+	unsigned long i;
+
+	kvm_for_each_vcpu(i, vcpu, kvm)
+		if (vcpu->arch.pmu.created && !kvm_vcpu_pmu_is_direct(vcpu))
+			return true;
+	return false;
+}
+
+/*
  * At KVM_ARM_VCPU_PMU_V3_INIT: whether the vCPU gets the direct PMU, and
  * its share.  The share is the VM's number of counters: the host keeps
  * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
@@ -118,7 +152,18 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 
 	if (!kvm_pmu_direct_wanted(vcpu)) {
 		d->enabled = false;
+		if (kvm_pmu_direct_vm(kvm)) {
+			pr_debug("KVM: vCPU %d: the VM's other vCPUs have the direct PMU\n",
+				 vcpu->vcpu_id);
+			return -EBUSY;
+		}
 		return 0;
+	}
+	if (kvm_pmu_trapped_vm(kvm)) {
+		pr_debug("KVM: vCPU %d: the VM's other vCPUs have the trapped PMU\n",
+			 vcpu->vcpu_id);
+		d->enabled = false;
+		return -EBUSY;
 	}
 	why = kvm_pmu_direct_unsupported(vcpu);
 	if (!why && !irqchip_in_kernel(kvm))
@@ -127,6 +172,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		why = "an event filter needs the trapped PMU so far";
 	if (why) {
 		pr_debug("KVM: vCPU %d: no direct PMU: %s\n", vcpu->vcpu_id, why);
+		d->enabled = false;
 		return -EOPNOTSUPP;
 	}
 
@@ -136,6 +182,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	if (hpmn < 0) {
 		pr_debug("KVM: vCPU %d: no direct PMU: a share of %u of %u counters with %u for the host: %d\n",
 			 vcpu->vcpu_id, nr, max, pmu_direct_host_counters, hpmn);
+		d->enabled = false;
 		return hpmn;
 	}
 	/* Every event filter and overflow goes through EL2 (held is always assumed). */
@@ -143,12 +190,14 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	if (kvm_pmu_part_need_tpm(&caps, &traps)) {
 		pr_debug("KVM: vCPU %d: no direct PMU: its traps need MDCR_EL2.TPM\n",
 			 vcpu->vcpu_id);
+		d->enabled = false;
 		return -EOPNOTSUPP;
 	}
 	kvm_pmu_part_fgt(&traps, &fgt);
 
 	kvm->arch.nr_pmu_counters = hpmn;
 	d->hpmn = hpmn;
+	d->vacate = kvm_pmu_part_vacate_mask(&caps, hpmn);
 	d->pmuv3p5 = kvm_has_feat(kvm, ID_AA64DFR0_EL1, PMUVer, V3P5);
 	d->mdcr = kvm_pmu_part_mdcr(&caps, hpmn, false);
 	d->hdfgrtr = fgt.hdfgrtr;
@@ -225,7 +274,7 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 		return;
 
 	local_irq_save(flags);
-	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, mask);
+	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, d->vacate);
 	write_sysreg(mask, pmcntenclr_el0);
 	write_sysreg(mask, pmintenclr_el1);
 	write_sysreg(mask, pmovsclr_el0);

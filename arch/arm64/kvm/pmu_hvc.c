@@ -24,6 +24,7 @@
 
 #include <asm/kvm_emulate.h>
 #include <kvm/arm_hypercalls.h>
+#include <kvm/arm_pmu_direct.h>
 #include <kvm/arm_pmu_hvc.h>
 
 #include "sys_regs.h"
@@ -241,7 +242,9 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
  * calls (these are SMC64/HVC64 calls); an L2 guest's (its registers are
  * its L1 hypervisor's to trap, which kvm_sys_reg_emulate() would skip);
  * a protected VM's (its vCPU state is the hypervisor's, the host's copy
- * is stale, and its pages are not the host's to read).
+ * is stale, and its pages are not the host's to read); a direct-PMU
+ * vCPU's, so far (its registers are in the hardware, which the
+ * emulation does not read: its guest driver uses them directly).
  */
 void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
 {
@@ -249,7 +252,7 @@ void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
 
 	val[0] = KVM_PERFREG_NOT_SUPPORTED;
 	if (vcpu_mode_is_32bit(vcpu) || is_nested_ctxt(vcpu) ||
-	    kvm_vm_is_protected(vcpu->kvm))
+	    kvm_vm_is_protected(vcpu->kvm) || kvm_vcpu_pmu_is_direct(vcpu))
 		return;
 
 	switch (func_num) {

@@ -61,7 +61,9 @@ static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 	write_sysreg(__vcpu_sys_reg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
 	write_sysreg(__vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
 		     pmuserenr_el0);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK, pmcr_el0);
+	/* P and C reset counters when written: never from memory (userspace may set them). */
+	write_sysreg(__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK &
+		     ~(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C), pmcr_el0);
 }
 
 static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
