@@ -36,7 +36,9 @@ esac
 # the debug one under lockdep too; the Linux-guest boots run two guests.
 case "$MODE" in
 protected-debug) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
-protected*|*-up) TIMEOUT=${BOOT_TIMEOUT:-600} ;;
+# The -up boots run four Linux guests (five with the direct PMU's).
+*-up) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
+protected*) TIMEOUT=${BOOT_TIMEOUT:-600} ;;
 *) TIMEOUT=${BOOT_TIMEOUT:-300} ;;
 esac
 CPU=${QEMU_CPU:-max}

@@ -24,6 +24,8 @@
  * @requested: the VMM set KVM_ARM_VCPU_PMU_V3_DIRECT (else kvm.pmu_direct)
  * @loaded:    its counters and types are in this CPU's hardware
  * @pmuv3p5:   the guest may set PMCR_EL0.LP (its PMU is PMUv3p5)
+ * @virt_e:    the guest's PMCR_EL0.E is kept in the vCPU, the hardware's
+ *             is 1 (the guarded profile: hyp/pmu_direct.h says why)
  * @hpmn:      its share: MDCR_EL2.HPMN, and PMCR_EL0.N as it reads it
  * @mdcr:      the MDCR_EL2 PMU fields of the partition
  * @mdcr_host: VHE: the MDCR_EL2 the host runs with while the vCPU is
@@ -38,6 +40,7 @@ struct kvm_pmu_direct {
 	bool requested;
 	bool loaded;
 	bool pmuv3p5;
+	bool virt_e;
 	u8 hpmn;
 	u64 mdcr;
 	u64 mdcr_host;

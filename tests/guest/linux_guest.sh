@@ -22,18 +22,18 @@
 # check job's first perf run), and perfreg_fail, which checks that the
 # driver said so once and traps from then on: the check job's exact
 # figures must be the trapped guest's.  Each run's KTAP nests under its
-# guest_checks result and its console is scanned like every boot's;
+# guest_checks result and its console is scanned like every boot's.
 # Then check and guest once more on the direct PMU (kvm.pmu_direct=1:
 # QEMU does not know the attribute), where the guest's driver uses its
 # counters directly (the service refuses a direct vCPU): the exact
-# figures must be the trapped guest's again, its N the share (7.x only:
-# 6.12 has no direct PMU).
+# figures must be the trapped guest's again, its N the share (not on
+# 6.12, which has no direct PMU, nor in protected mode yet).
 # Last, the host's own split must still be exact.  Sourced by /init (the
 # -up boots: on one CPU QEMU's counts hold nothing of another vCPU's
 # work, README, Known limits).
-# The direct PMU is 7.x's only.
+# The direct PMU is 7.x's only, and not in protected mode yet.
 direct=1
-case "$(uname -r)" in 6.*) direct=0 ;; esac
+case "$(uname -r)/$mode" in 6.*|*/protected*) direct=0 ;; esac
 plan $((12 + 4 * direct))
 
 GUEST_JOBS=check,guest,fuzz

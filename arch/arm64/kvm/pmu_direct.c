@@ -200,6 +200,10 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	d->vacate = kvm_pmu_part_vacate_mask(&caps, hpmn);
 	d->pmuv3p5 = kvm_has_feat(kvm, ID_AA64DFR0_EL1, PMUVer, V3P5);
 	d->mdcr = kvm_pmu_part_mdcr(&caps, hpmn, false);
+	/* Guarded: PMCR_EL0 traps both ways, its E virtual (hyp/pmu_direct.h). */
+	d->virt_e = !caps.hpmn_enforced;
+	if (d->virt_e)
+		d->mdcr |= KVM_PMU_PART_MDCR_TPMCR;
 	d->hdfgrtr = fgt.hdfgrtr;
 	d->hdfgwtr = fgt.hdfgwtr;
 	d->enabled = true;

@@ -41,6 +41,27 @@ static __always_inline u64 __pmu_direct_mask(struct kvm_vcpu *vcpu)
 	return kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn);
 }
 
+/*
+ * The guarded profile (a PMU that does not enforce HPMN: QEMU 10) keeps
+ * the guest's PMCR_EL0.E virtual (@virt_e): PMCR_EL0 traps both ways
+ * (MDCR_EL2.TPMCR) and PMCNTEN does anyway, so the hardware's E stays 1
+ * while the guest runs and the guest's E is applied to its counter
+ * enables instead.  QEMU 10 raises the PMU interrupt only while
+ * PMCR_EL0.E is set, for the host's counters too, where the Arm ARM
+ * gates those by MDCR_EL2.HPME: with the guest's E in the hardware, a
+ * host sampling a guest whose PMU is idle got nearly no samples.
+ * Return: the guest's counter enables as the hardware must have them.
+ */
+static inline u64 __pmu_direct_hw_cnten(struct kvm_vcpu *vcpu)
+{
+	u64 cnten = __vcpu_sys_reg(vcpu, PMCNTENSET_EL0) & __pmu_direct_mask(vcpu);
+
+	if (vcpu->arch.pmu.direct.virt_e &&
+	    !(__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_E))
+		return 0;
+	return cnten;
+}
+
 static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
@@ -57,13 +78,14 @@ static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 	write_sysreg(ovs, pmovsset_el0);
 	write_sysreg(__vcpu_sys_reg(vcpu, PMINTENSET_EL1) & mask & ~ovs,
 		     pmintenset_el1);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMCNTENSET_EL0) & mask, pmcntenset_el0);
+	write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
 	write_sysreg(__vcpu_sys_reg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
 	write_sysreg(__vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
 		     pmuserenr_el0);
 	/* P and C reset counters when written: never from memory (userspace may set them). */
-	write_sysreg(__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK &
-		     ~(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C), pmcr_el0);
+	write_sysreg((__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK &
+		      ~(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C)) |
+		     (d->virt_e ? ARMV8_PMU_PMCR_E : 0), pmcr_el0);
 }
 
 static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
@@ -72,16 +94,26 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 	u64 mask = __pmu_direct_mask(vcpu);
 
 	/* Stop the guest's counters first, then take the rest out. */
-	__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0, read_sysreg(pmcntenset_el0) & mask);
+	/* Virtual E: PMCNTEN and PMCR_EL0 trapped, and the vCPU has them. */
+	if (!d->virt_e) {
+		__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0,
+				      read_sysreg(pmcntenset_el0) & mask);
+		__vcpu_assign_sys_reg(vcpu, PMCR_EL0, read_sysreg(pmcr_el0));
+	}
 	write_sysreg(mask, pmcntenclr_el0);
+	write_sysreg(d->pmcr_host, pmcr_el0);
+	/*
+	 * After the host's PMCR_EL0: QEMU 10 gates the PMU interrupt by
+	 * PMCR_EL0.E alone and recomputes it only on PMOVS and PMINTEN
+	 * writes, so a host overflow that came while the guest's E was 0
+	 * is raised here, at the latest (pmu-direct.rst, "Known limits").
+	 */
 	__vcpu_assign_sys_reg(vcpu, PMOVSSET_EL0, read_sysreg(pmovsclr_el0) & mask);
 	write_sysreg(mask, pmovsclr_el0);
 	write_sysreg(mask, pmintenclr_el1);
 	__vcpu_assign_sys_reg(vcpu, PMSELR_EL0, read_sysreg(pmselr_el0));
 	__vcpu_assign_sys_reg(vcpu, PMUSERENR_EL0, read_sysreg(pmuserenr_el0));
 	write_sysreg(d->pmuserenr_host, pmuserenr_el0);
-	__vcpu_assign_sys_reg(vcpu, PMCR_EL0, read_sysreg(pmcr_el0));
-	write_sysreg(d->pmcr_host, pmcr_el0);
 	/* nVHE writes the host's MDCR_EL2 back in __deactivate_traps(). */
 	if (has_vhe())
 		write_sysreg(d->mdcr_host, mdcr_el2);
@@ -172,6 +204,19 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 	switch (sysreg) {
 	case SYS_PMCNTENSET_EL0:
 	case SYS_PMCNTENCLR_EL0:
+		if (vcpu->arch.pmu.direct.virt_e) {
+			u64 cnten = __vcpu_sys_reg(vcpu, PMCNTENSET_EL0) & mask;
+
+			if (!write) {
+				*val = cnten;
+				return true;
+			}
+			cnten = sysreg == SYS_PMCNTENSET_EL0 ? cnten | v : cnten & ~v;
+			__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0, cnten);
+			write_sysreg(mask, pmcntenclr_el0);
+			write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
+			return true;
+		}
 		if (!write)
 			*val = read_sysreg(pmcntenset_el0) & mask;
 		else if (sysreg == SYS_PMCNTENSET_EL0)
@@ -210,16 +255,29 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 		const struct kvm_pmu_part_caps caps = {
 			.pmuv3p5 = vcpu->arch.pmu.direct.pmuv3p5,
 		};
+		struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
 		bool reset;
 		int i;
 
-		if (!write)
-			return false;
+		if (!write) {
+			/* Only with virtual E: the rest as the hardware has it, N the share. */
+			*val = (read_sysreg(pmcr_el0) & ~(ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_N)) |
+			       (__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_E) |
+			       FIELD_PREP(ARMV8_PMU_PMCR_N, d->hpmn);
+			return d->virt_e;
+		}
 		v = kvm_pmu_part_pmcr_write(&caps, *val, &reset);
 		/* P resets the guest's event counters, never the host's. */
-		for (i = 0; reset && i < vcpu->arch.pmu.direct.hpmn; i++)
+		for (i = 0; reset && i < d->hpmn; i++)
 			__pmu_direct_sel_write(i, false, 0);
-		write_sysreg(v, pmcr_el0);
+		if (d->virt_e) {
+			__vcpu_assign_sys_reg(vcpu, PMCR_EL0, v & ~ARMV8_PMU_PMCR_C);
+			write_sysreg(v | ARMV8_PMU_PMCR_E, pmcr_el0);
+			write_sysreg(mask, pmcntenclr_el0);
+			write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
+		} else {
+			write_sysreg(v, pmcr_el0);
+		}
 		return true;
 	}
 	}
