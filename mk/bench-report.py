@@ -255,22 +255,29 @@ def main():
         print("Exits and host instructions: the stock host (the guest's "
               "register accesses trap), ours with them trapped "
               "(`arm_pmuv3.perfreg=0`), ours with the perf-register "
-              "service (of its exits, how many are its hypercalls).\n")
+              "service (of its exits, how many are its hypercalls), ours "
+              "with the direct PMU (`kvm.pmu_direct=1`, a share of 4 "
+              "counters: n/a where the guest's group does not fit, and "
+              "in protected mode, which has no direct PMU yet).\n")
         print("| operation | exits: stock | ours, trapped | ours, service "
-              "| host instructions: stock | ours, trapped | ours, service "
-              "| service/trapped |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+              "| ours, direct | host instructions: stock | ours, trapped "
+              "| ours, service | ours, direct | service/trapped "
+              "| stock/direct |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+              "| ---: | ---: |")
         for key, label in VPMU_ROWS:
             cells = []
             for what in ("exits", "insns"):
                 cells.append(stock.get("vpmu_%s_%s" % (key, what), "n/a"))
                 cells.append(ours.get("vpmu_%s_%s" % (key, what), "n/a"))
                 cells.append(ours.get("vpmu_svc_%s_%s" % (key, what), "n/a"))
+                cells.append(ours.get("vpmu_direct_%s_%s" % (key, what), "n/a"))
             hvcs = ours.get("vpmu_svc_%s_hvcs" % key)
             if hvcs:
                 cells[2] += " (%s hvc)" % hvcs
-            print("| %s | %s | %s |" % (label, " | ".join(cells),
-                                         ratio(cells[4], cells[5])))
+            print("| %s | %s | %s | %s |" % (label, " | ".join(cells),
+                                              ratio(cells[5], cells[6]),
+                                              ratio(cells[7], cells[4])))
         print()
     print(NOTES)
 

@@ -9,11 +9,13 @@
 # run the least of three (a host interrupt can land in any one of them).
 # Prints "BENCH <p>_<op>_exits X" and "BENCH <p>_<op>_insns Y" lines,
 # per operation, where <p> is vpmu_svc when the driver uses the host's
-# perf-register service and vpmu when its register accesses trap;
+# perf-register service, vpmu_direct on the direct PMU (pmuv3.direct=1,
+# from vm_bench.sh) and vpmu when its register accesses trap;
 # tests/guest/vm_bench.sh passes them on to make bench.
 plan 0	# shows figures; checks nothing
 pfx=vpmu
 dmesg | grep -q 'KVM perf-register service [0-9]' && pfx=vpmu_svc
+grep -q 'pmuv3.direct=1' /proc/cmdline && pfx=vpmu_direct
 stty -echo 2>/dev/null
 # The overflow figures want every interrupt: no throttling.
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent

@@ -20,7 +20,8 @@
 
 /*
  * Our field definitions against the generated ones, where the base tree
- * generates them (7.3 all; 6.12 all but MDCR_EL2's).
+ * generates them (7.3 all; 6.12 all but MDCR_EL2's, which it spells
+ * otherwise in <asm/kvm_arm.h>).
  */
 #define SAME_FIELD(ours, generated)	static_assert((ours) == (generated))
 
@@ -45,7 +46,7 @@ SAME_FIELD(KVM_PMU_PART_FGT2_NPMICFILTR, HDFGRTR2_EL2_nPMICFILTR_EL0);
 SAME_FIELD(KVM_PMU_PART_FGT2_NPMICNTR, HDFGWTR2_EL2_nPMICNTR_EL0);
 SAME_FIELD(KVM_PMU_PART_FGW2_NPMZR, HDFGWTR2_EL2_nPMZR_EL0);
 #endif
-#ifdef MDCR_EL2_HPMFZO
+#if defined(MDCR_EL2_HPMFZO) && defined(MDCR_EL2_HPMN)
 SAME_FIELD(KVM_PMU_PART_MDCR_HPMN, MDCR_EL2_HPMN);
 SAME_FIELD(KVM_PMU_PART_MDCR_TPMCR, MDCR_EL2_TPMCR);
 SAME_FIELD(KVM_PMU_PART_MDCR_TPM, MDCR_EL2_TPM);
