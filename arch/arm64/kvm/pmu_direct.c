@@ -109,27 +109,20 @@ static void kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
  * (SET_PMU, SET_NR_COUNTERS, FILTER, PMCR_EL0.N) are fixed from then on,
  * so that every vCPU keeps the share and PMU its partition was made for.
  */
-bool kvm_pmu_direct_vm(struct kvm *kvm)
+static bool kvm_pmu_vm_has(struct kvm *kvm, bool direct)
 {
 	struct kvm_vcpu *vcpu;
 	unsigned long i;
 
 	kvm_for_each_vcpu(i, vcpu, kvm)
-		if (vcpu->arch.pmu.created && kvm_vcpu_pmu_is_direct(vcpu))
+		if (vcpu->arch.pmu.created && kvm_vcpu_pmu_is_direct(vcpu) == direct)
 			return true;
 	return false;
 }
 
-/* Whether a vCPU of @kvm was initialised with the trapped PMU. */
-static bool kvm_pmu_trapped_vm(struct kvm *kvm)
+bool kvm_pmu_direct_vm(struct kvm *kvm)
 {
-	struct kvm_vcpu *vcpu;
-	unsigned long i;
-
-	kvm_for_each_vcpu(i, vcpu, kvm)
-		if (vcpu->arch.pmu.created && !kvm_vcpu_pmu_is_direct(vcpu))
-			return true;
-	return false;
+	return kvm_pmu_vm_has(kvm, true);
 }
 
 /*
@@ -150,8 +143,11 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	const char *why;
 	int hpmn;
 
-	if (!kvm_pmu_direct_wanted(vcpu)) {
-		d->enabled = false;
+	bool want = kvm_pmu_direct_wanted(vcpu);
+
+	/* Trapped unless everything below holds: set at the end. */
+	d->enabled = false;
+	if (!want) {
 		if (kvm_pmu_direct_vm(kvm)) {
 			pr_debug("KVM: vCPU %d: the VM's other vCPUs have the direct PMU\n",
 				 vcpu->vcpu_id);
@@ -159,10 +155,9 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		}
 		return 0;
 	}
-	if (kvm_pmu_trapped_vm(kvm)) {
+	if (kvm_pmu_vm_has(kvm, false)) {
 		pr_debug("KVM: vCPU %d: the VM's other vCPUs have the trapped PMU\n",
 			 vcpu->vcpu_id);
-		d->enabled = false;
 		return -EBUSY;
 	}
 	why = kvm_pmu_direct_unsupported(vcpu);
@@ -172,7 +167,6 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		why = "an event filter needs the trapped PMU so far";
 	if (why) {
 		pr_debug("KVM: vCPU %d: no direct PMU: %s\n", vcpu->vcpu_id, why);
-		d->enabled = false;
 		return -EOPNOTSUPP;
 	}
 
@@ -182,7 +176,6 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	if (hpmn < 0) {
 		pr_debug("KVM: vCPU %d: no direct PMU: a share of %u of %u counters with %u for the host: %d\n",
 			 vcpu->vcpu_id, nr, max, pmu_direct_host_counters, hpmn);
-		d->enabled = false;
 		return hpmn;
 	}
 	/* Every event filter and overflow goes through EL2 (held is always assumed). */
@@ -190,7 +183,6 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	if (kvm_pmu_part_need_tpm(&caps, &traps)) {
 		pr_debug("KVM: vCPU %d: no direct PMU: its traps need MDCR_EL2.TPM\n",
 			 vcpu->vcpu_id);
-		d->enabled = false;
 		return -EOPNOTSUPP;
 	}
 	kvm_pmu_part_fgt(&traps, &fgt);
