@@ -34,6 +34,10 @@
  * @pmuserenr_host: the same for PMUSERENR_EL0
  * @hdfgrtr, @hdfgwtr: the fine-grained traps the partition adds
  * @vacate:    the counters host events must leave while it is loaded
+ * @irq_level: the guest's PMU interrupt as EL2 left it at the last exit
+ *             (PMCR_EL0.E, PMOVS and PMINTEN as the guest sees them),
+ *             what KVM gives the vGIC; in protected mode the hypervisor
+ *             copies it into the host's vCPU after every run
  */
 struct kvm_pmu_direct {
 	bool enabled;
@@ -41,6 +45,7 @@ struct kvm_pmu_direct {
 	bool loaded;
 	bool pmuv3p5;
 	bool virt_e;
+	bool irq_level;
 	u8 hpmn;
 	u64 mdcr;
 	u64 mdcr_host;

@@ -27,13 +27,13 @@
 # QEMU does not know the attribute), where the guest's driver uses its
 # counters directly (the service refuses a direct vCPU): the exact
 # figures must be the trapped guest's again, its N the share (not on
-# 6.12, which has no direct PMU, nor in protected mode yet).
+# 6.12, which has no direct PMU).
 # Last, the host's own split must still be exact.  Sourced by /init (the
 # -up boots: on one CPU QEMU's counts hold nothing of another vCPU's
 # work, README, Known limits).
-# The direct PMU is 7.x's only, and not in protected mode yet.
+# The direct PMU is 7.x's only.
 direct=1
-case "$(uname -r)/$mode" in 6.*|*/protected*) direct=0 ;; esac
+case "$(uname -r)" in 6.*) direct=0 ;; esac
 plan $((12 + 4 * direct))
 
 GUEST_JOBS=check,guest,fuzz

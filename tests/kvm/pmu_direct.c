@@ -47,12 +47,13 @@
  *  - nr_counters: SET_NR_COUNTERS of share - 1 gives the guest that N,
  *    its masks and its UNDEFs; share + 1 fails INIT with ENOSPC.
  *
- * The direct PMU exists on VHE and nVHE hosts with FEAT_FGT so far:
- * protected hosts, and CPUs without FEAT_FGT (-cpu cortex-a57), answer
- * EOPNOTSUPP to SET 1, as documented.  "pmu_direct expect-unsupported"
- * (tests/guest/kvm.sh passes it in the protected boots) makes
- * that the expected answer: every planned check then passes as
- * "skipped: ..." and fails if the host takes the direct PMU after all.
+ * The direct PMU exists on VHE, nVHE and protected-mode hosts (for the
+ * non-protected VMs this test makes) with FEAT_FGT; CPUs without
+ * FEAT_FGT (-cpu cortex-a57) answer EOPNOTSUPP to SET 1, as documented.
+ * "pmu_direct expect-unsupported" (for such a host; no boot of make
+ * check passes it) makes that the expected answer: every planned check
+ * then passes as "skipped: ..." and fails if the host takes the direct
+ * PMU after all.
  * Without the argument EOPNOTSUPP fails every check, and so does a
  * kernel without the attribute (KVM_HAS_DEVICE_ATTR fails), in any mode.
  * Needs KVM_CAP_ARM_PMU_V3 and a vGICv3.

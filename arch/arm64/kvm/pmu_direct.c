@@ -6,9 +6,10 @@
  * The decisions are the pure functions of <kvm/arm_pmu_partition.h>; EL2's
  * part is hyp/pmu_direct.h.
  *
- * Built so far for VHE and nVHE hosts with FEAT_FGT: in protected mode
- * and without FGT the attribute answers -EOPNOTSUPP, and kvm.pmu_direct
- * leaves VMs on the trapped PMU.
+ * Built for VHE, nVHE and protected-mode hosts with FEAT_FGT; in
+ * protected mode for the non-protected VMs (pKVM gives protected VMs no
+ * PMU).  Where it cannot be had the attribute answers -EOPNOTSUPP, and
+ * kvm.pmu_direct leaves VMs on the trapped PMU.
  */
 #include <linux/kvm_host.h>
 #include <linux/moduleparam.h>
@@ -38,8 +39,8 @@ MODULE_PARM_DESC(pmu_direct_host_counters,
  */
 static const char *kvm_pmu_direct_unsupported(struct kvm_vcpu *vcpu)
 {
-	if (is_protected_kvm_enabled())
-		return "not in protected mode yet";
+	if (kvm_vm_is_protected(vcpu->kvm))
+		return "not for a protected VM (pKVM gives those no PMU)";
 	if (!cpus_have_final_cap(ARM64_HAS_FGT))
 		return "needs FEAT_FGT";
 	if (vcpu_has_nv(vcpu))

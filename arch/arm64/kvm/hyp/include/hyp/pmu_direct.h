@@ -118,6 +118,55 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 	if (has_vhe())
 		write_sysreg(d->mdcr_host, mdcr_el2);
 	isb();
+	/* The level of the guest's interrupt, from its view (held ones included). */
+	d->irq_level = kvm_pmu_part_overflow(__vcpu_sys_reg(vcpu, PMCR_EL0),
+					     __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
+					     __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+					     d->hpmn) != 0;
+}
+
+/*
+ * Protected mode, at every run (flush_hyp_vcpu()): the hypervisor's vCPU
+ * takes the host's choice for a non-protected VM, whose state the host
+ * may see, but which it must not be able to turn against EL2.  The
+ * share is clamped to the counters that exist (the fast path indexes
+ * them at EL2, where an access past PMCR_EL0.N may UNDEF), the PMU must
+ * be PMUv3p5, and the guest's MDCR_EL2, which the host wrote, gets the
+ * partition's HPMN and its EL2 exclusions (HPMD, HCCD) whatever the
+ * host put there: the guest's counters never count the hypervisor.
+ * A protected VM has no PMU in this base (pKVM refuses KVM_ARM_VCPU_PMU_V3
+ * for it), so never the direct one.
+ */
+static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
+					   const struct kvm_vcpu *host_vcpu,
+					   bool protected_vm)
+{
+	const struct kvm_pmu_direct *h = &host_vcpu->arch.pmu.direct;
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	unsigned int n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
+	u64 fields = KVM_PMU_PART_MDCR_HPMN | KVM_PMU_PART_MDCR_HPMD |
+		     KVM_PMU_PART_MDCR_HCCD;
+
+	d->enabled = READ_ONCE(h->enabled) && !protected_vm &&
+		     kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
+		     KVM_PMU_PART_PMUVER_V3P5;
+	if (!d->enabled)
+		return;
+	d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
+	d->virt_e = READ_ONCE(h->virt_e);
+	d->pmuv3p5 = true;
+	vcpu->arch.mdcr_el2 &= ~fields;
+	vcpu->arch.mdcr_el2 |= FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, d->hpmn) |
+			       KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD;
+}
+
+/* Protected mode, after every run (sync_hyp_vcpu()): the interrupt's level. */
+static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
+					  const struct kvm_vcpu *vcpu)
+{
+	if (kvm_vcpu_pmu_is_direct(vcpu))
+		WRITE_ONCE(host_vcpu->arch.pmu.direct.irq_level,
+			   vcpu->arch.pmu.direct.irq_level);
 }
 
 /* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 encodings: op0 3, op1 3, CRn 14. */
@@ -335,6 +384,11 @@ static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu) {}
 static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu) {}
 static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu) { return false; }
+static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
+					   const struct kvm_vcpu *host_vcpu,
+					   bool protected_vm) {}
+static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
+					  const struct kvm_vcpu *vcpu) {}
 
 #endif /* CONFIG_KVM_ARM_PMU_DIRECT */
 #endif /* __ARM64_KVM_HYP_PMU_DIRECT_H__ */
