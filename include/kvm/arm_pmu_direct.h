@@ -24,6 +24,8 @@
  * @requested: the VMM set KVM_ARM_VCPU_PMU_V3_DIRECT (else kvm.pmu_direct)
  * @loaded:    its counters and types are in this CPU's hardware
  * @pmuv3p5:   the guest may set PMCR_EL0.LP (its PMU is PMUv3p5)
+ * @pvm:       EL2 only: a protected VM's, whose counters and types EL2
+ *             switches at every entry and exit and zeroes in the hardware
  * @virt_e:    the guest's PMCR_EL0.E is kept in the vCPU, the hardware's
  *             is 1 (the guarded profile: hyp/pmu_direct.h says why)
  * @hpmn:      its share: MDCR_EL2.HPMN, and PMCR_EL0.N as it reads it
@@ -44,6 +46,7 @@ struct kvm_pmu_direct {
 	bool requested;
 	bool loaded;
 	bool pmuv3p5;
+	bool pvm;
 	bool virt_e;
 	bool irq_level;
 	u8 hpmn;

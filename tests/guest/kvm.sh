@@ -13,11 +13,13 @@ esac
 # The direct guest PMU (pmu_direct) is 7.x's only: not backported to 6.12.
 direct=1
 case "$(uname -r)" in 6.*) direct=0 ;; esac
+# A protected VM with the direct PMU (pvm_direct): both of the above.
+pvmd=$((pvm * direct))
 case "$mode" in
 *-debug|*-nmi) plan $((8 + direct)) ;;
-protected) plan $((10 + pvm + direct)) ;;
-*-up) plan $((10 + pvm + direct)) ;;
-*) plan $((11 + pvm + direct)) ;;
+protected) plan $((10 + pvm + direct + pvmd)) ;;
+*-up) plan $((10 + pvm + direct + pvmd)) ;;
+*) plan $((11 + pvm + direct + pvmd)) ;;
 esac
 
 if [ ! -e /dev/kvm ]; then
@@ -55,6 +57,8 @@ run_ours perfreg_abi
 # A protected VM's runs hidden from host counters (protected hosts only:
 # elsewhere KVM refuses to create one).
 [ $pvm = 1 ] && run_ours pvm_hidden
+# A protected VM with the direct PMU: its counts right, none of them the host's to read.
+[ $pvmd = 1 ] && run_ours pvm_direct
 case "$mode" in
 *-up) ;;	# one CPU: no second vCPU thread to move, no CPU to unplug
 *) run_ours pmu_concurrency ;;

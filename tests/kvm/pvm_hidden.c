@@ -17,10 +17,8 @@
  *    code on the same host is counted: its guest-only count covers its
  *    loops.
  *
- * The host never reads a protected VM's memory once it has run (its
- * pages are the VM's): the guest reports with a plain store to an
- * address outside its memory, which reaches user space as an MMIO exit
- * with the stored value.  Built on the KVM selftests library.
+ * The guest reports as pvm_vm.h says.  Built on the KVM selftests
+ * library.
  */
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
@@ -34,10 +32,7 @@
 
 #include "guest_loops.h"
 #include "pmu_test.h"
-
-#ifndef KVM_VM_TYPE_ARM_PROTECTED
-#define KVM_VM_TYPE_ARM_PROTECTED	(1UL << 31)
-#endif
+#include "pvm_vm.h"
 
 /* Report slots: 8-byte words after the ucall address, never that one. */
 #define PVM_READY	1
@@ -46,14 +41,6 @@
 static uint64_t rounds = 200, n1 = 1000, n0 = 1000;
 
 /* ---- guest ---------------------------------------------------------------- */
-
-/* One STR (ISV set in the abort): KVM_EXIT_MMIO with the value. */
-static inline void pvm_report(int slot, uint64_t val)
-{
-	volatile uint64_t *p = (volatile uint64_t *)ucall_exit_mmio_addr + slot;
-
-	asm volatile("str %x0, [%1]" : : "rZ" (val), "r" (p) : "memory");
-}
 
 /* A warm-up round touches every page the measured rounds use. */
 static void pvm_guest(uint64_t r, uint64_t l1, uint64_t l0)
@@ -69,51 +56,13 @@ static void pvm_guest(uint64_t r, uint64_t l1, uint64_t l0)
 
 enum { ALL, HOST, GUEST };
 
-/*
- * The library creates arm64 VMs of the default type only: create one,
- * then reopen it as a protected VM over the same memory (written before
- * any run, so the VM's pages hold the guest's code and tables), with its
- * vGIC again, and add the vCPU.
- */
 static struct kvm_vm *vm_for(struct kvm_vcpu **vcpu, bool protected,
 			     uint64_t l1)
 {
-	struct kvm_vm *vm = __vm_create(VM_SHAPE_DEFAULT, 1, 0);
+	struct kvm_vm *vm = pvm_create(vcpu, protected, pvm_guest, NULL);
 
-	if (protected) {
-		kvm_vm_release(vm);
-		vm->type |= KVM_VM_TYPE_ARM_PROTECTED;
-		kvm_vm_restart(vm);
-		kvm_arch_vm_post_create(vm, 1);
-	}
-	*vcpu = vm_vcpu_add(vm, 0, pvm_guest);
-	kvm_arch_vm_finalize_vcpus(vm);
-	guest_loops_setup(vm, *vcpu);
 	vcpu_args_set(*vcpu, 3, rounds, l1, n0);
 	return vm;
-}
-
-/* Run to the guest's next report; only the exit's own fields are read. */
-static uint64_t run_to(struct kvm_vcpu *vcpu, int slot)
-{
-	struct kvm_run *run = vcpu->run;
-	uint64_t gpa = vcpu->vm->ucall_mmio_addr, v;
-	int r;
-
-	do
-		r = __vcpu_run(vcpu);
-	while (r == -1 && errno == EINTR);
-	TEST_ASSERT(!r, KVM_IOCTL_ERROR(KVM_RUN, r));
-	TEST_ASSERT(run->exit_reason == KVM_EXIT_MMIO, "exit %s",
-		    exit_reason_str(run->exit_reason));
-	TEST_ASSERT(run->mmio.phys_addr != gpa,
-		    "guest assert or exception, pc %#lx",
-		    vcpu_get_reg(vcpu, ARM64_CORE_REG(regs.pc)));
-	TEST_ASSERT(run->mmio.is_write && run->mmio.len == 8 &&
-		    run->mmio.phys_addr == gpa + 8 * slot,
-		    "unexpected MMIO exit at %#llx", run->mmio.phys_addr);
-	memcpy(&v, run->mmio.data, 8);
-	return v;
 }
 
 /* One measured run: returns what the guest reported, counts in @c. */
@@ -124,12 +73,12 @@ static uint64_t measure(bool protected, uint64_t l1, uint64_t *c)
 	uint64_t buf[4], done;
 	int fds[3], s;
 
-	run_to(vcpu, PVM_READY);
+	pvm_run_to(vcpu, PVM_READY);
 	for (s = ALL; s <= GUEST; s++)
 		fds[s] = perf_open_side(s, s ? fds[ALL] : -1, 0);
 	ioctl(fds[ALL], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
 	ioctl(fds[ALL], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	done = run_to(vcpu, PVM_DONE);
+	done = pvm_run_to(vcpu, PVM_DONE);
 	ioctl(fds[ALL], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	TEST_ASSERT(read(fds[ALL], buf, sizeof(buf)) == sizeof(buf), "read group");
 	for (s = ALL; s <= GUEST; s++)

@@ -6,10 +6,11 @@
  * The decisions are the pure functions of <kvm/arm_pmu_partition.h>; EL2's
  * part is hyp/pmu_direct.h.
  *
- * Built for VHE, nVHE and protected-mode hosts with FEAT_FGT; in
- * protected mode for the non-protected VMs (pKVM gives protected VMs no
- * PMU).  Where it cannot be had the attribute answers -EOPNOTSUPP, and
- * kvm.pmu_direct leaves VMs on the trapped PMU.
+ * Built for VHE, nVHE and protected-mode hosts with FEAT_FGT, and in
+ * protected mode for protected VMs too, whose only PMU it is: their
+ * counters are switched at EL2 and never reach the host.  Where it
+ * cannot be had the attribute answers -EOPNOTSUPP, and kvm.pmu_direct
+ * leaves VMs on the trapped PMU.
  */
 #include <linux/kvm_host.h>
 #include <linux/moduleparam.h>
@@ -39,8 +40,6 @@ MODULE_PARM_DESC(pmu_direct_host_counters,
  */
 static const char *kvm_pmu_direct_unsupported(struct kvm_vcpu *vcpu)
 {
-	if (kvm_vm_is_protected(vcpu->kvm))
-		return "not for a protected VM (pKVM gives those no PMU)";
 	if (!cpus_have_final_cap(ARM64_HAS_FGT))
 		return "needs FEAT_FGT";
 	if (vcpu_has_nv(vcpu))
@@ -79,13 +78,19 @@ int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
 	return 0;
 }
 
-/* Before INIT, what INIT would decide; after it, what it decided. */
+/*
+ * Before INIT, what INIT would decide; after it, what it decided.  A
+ * protected VM's only PMU is the direct one: the host cannot emulate
+ * registers it must not see.
+ */
 static bool kvm_pmu_direct_wanted(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
 
 	if (d->requested || vcpu->arch.pmu.created)
 		return d->enabled;
+	if (kvm_vm_is_protected(vcpu->kvm))
+		return true;
 	return READ_ONCE(pmu_direct) && !kvm_pmu_direct_unsupported(vcpu);
 }
 
@@ -149,6 +154,11 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	/* Trapped unless everything below holds: set at the end. */
 	d->enabled = false;
 	if (!want) {
+		if (kvm_vm_is_protected(kvm)) {
+			pr_debug("KVM: vCPU %d: a protected VM's PMU can only be the direct one\n",
+				 vcpu->vcpu_id);
+			return -EOPNOTSUPP;
+		}
 		if (kvm_pmu_direct_vm(kvm)) {
 			pr_debug("KVM: vCPU %d: the VM's other vCPUs have the direct PMU\n",
 				 vcpu->vcpu_id);
@@ -275,7 +285,9 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	write_sysreg(mask, pmcntenclr_el0);
 	write_sysreg(mask, pmintenclr_el1);
 	write_sysreg(mask, pmovsclr_el0);
-	kvm_pmu_direct_write_counters(vcpu);
+	/* A protected VM's are the hypervisor's, switched at EL2. */
+	if (!kvm_vm_is_protected(vcpu->kvm))
+		kvm_pmu_direct_write_counters(vcpu);
 	d->loaded = true;
 	local_irq_restore(flags);
 }
@@ -289,7 +301,8 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
 	if (!kvm_vcpu_pmu_is_direct(vcpu) || !d->loaded)
 		return;
 	local_irq_save(flags);
-	kvm_pmu_direct_read_counters(vcpu);
+	if (!kvm_vm_is_protected(vcpu->kvm))
+		kvm_pmu_direct_read_counters(vcpu);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, 0);
 	d->loaded = false;
 	local_irq_restore(flags);

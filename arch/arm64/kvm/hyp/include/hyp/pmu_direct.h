@@ -62,125 +62,6 @@ static inline u64 __pmu_direct_hw_cnten(struct kvm_vcpu *vcpu)
 	return cnten;
 }
 
-static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
-{
-	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	u64 mask = __pmu_direct_mask(vcpu);
-	u64 ovs = __vcpu_sys_reg(vcpu, PMOVSSET_EL0) & mask;
-
-	/* nVHE wrote vcpu->arch.mdcr_el2 already, in __activate_traps(). */
-	if (has_vhe())
-		write_sysreg(vcpu->arch.mdcr_el2, mdcr_el2);
-	d->pmcr_host = read_sysreg(pmcr_el0);
-	d->pmuserenr_host = read_sysreg(pmuserenr_el0);
-	/* The guest's counters must count under its MDCR_EL2 only. */
-	isb();
-	write_sysreg(ovs, pmovsset_el0);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMINTENSET_EL1) & mask & ~ovs,
-		     pmintenset_el1);
-	write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
-		     pmuserenr_el0);
-	/* P and C reset counters when written: never from memory (userspace may set them). */
-	write_sysreg((__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK &
-		      ~(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C)) |
-		     (d->virt_e ? ARMV8_PMU_PMCR_E : 0), pmcr_el0);
-}
-
-static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
-{
-	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	u64 mask = __pmu_direct_mask(vcpu);
-
-	/* Stop the guest's counters first, then take the rest out. */
-	/* Virtual E: PMCNTEN and PMCR_EL0 trapped, and the vCPU has them. */
-	if (!d->virt_e) {
-		__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0,
-				      read_sysreg(pmcntenset_el0) & mask);
-		__vcpu_assign_sys_reg(vcpu, PMCR_EL0, read_sysreg(pmcr_el0));
-	}
-	write_sysreg(mask, pmcntenclr_el0);
-	write_sysreg(d->pmcr_host, pmcr_el0);
-	/*
-	 * After the host's PMCR_EL0: QEMU 10 gates the PMU interrupt by
-	 * PMCR_EL0.E alone and recomputes it only on PMOVS and PMINTEN
-	 * writes, so a host overflow that came while the guest's E was 0
-	 * is raised here, at the latest (pmu-direct.rst, "Known limits").
-	 */
-	__vcpu_assign_sys_reg(vcpu, PMOVSSET_EL0, read_sysreg(pmovsclr_el0) & mask);
-	write_sysreg(mask, pmovsclr_el0);
-	write_sysreg(mask, pmintenclr_el1);
-	__vcpu_assign_sys_reg(vcpu, PMSELR_EL0, read_sysreg(pmselr_el0));
-	__vcpu_assign_sys_reg(vcpu, PMUSERENR_EL0, read_sysreg(pmuserenr_el0));
-	write_sysreg(d->pmuserenr_host, pmuserenr_el0);
-	/* nVHE writes the host's MDCR_EL2 back in __deactivate_traps(). */
-	if (has_vhe())
-		write_sysreg(d->mdcr_host, mdcr_el2);
-	isb();
-	/* The level of the guest's interrupt, from its view (held ones included). */
-	d->irq_level = kvm_pmu_part_overflow(__vcpu_sys_reg(vcpu, PMCR_EL0),
-					     __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
-					     __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-					     d->hpmn) != 0;
-}
-
-/*
- * Protected mode, at every run (flush_hyp_vcpu()): the hypervisor's vCPU
- * takes the host's choice for a non-protected VM, whose state the host
- * may see, but which it must not be able to turn against EL2.  The
- * share is clamped to the counters that exist (the fast path indexes
- * them at EL2, where an access past PMCR_EL0.N may UNDEF), the PMU must
- * be PMUv3p5, and the guest's MDCR_EL2, which the host wrote, gets the
- * partition's HPMN and its EL2 exclusions (HPMD, HCCD) whatever the
- * host put there: the guest's counters never count the hypervisor.
- * A protected VM has no PMU in this base (pKVM refuses KVM_ARM_VCPU_PMU_V3
- * for it), so never the direct one.
- */
-static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
-					   const struct kvm_vcpu *host_vcpu,
-					   bool protected_vm)
-{
-	const struct kvm_pmu_direct *h = &host_vcpu->arch.pmu.direct;
-	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	unsigned int n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
-	u64 fields = KVM_PMU_PART_MDCR_HPMN | KVM_PMU_PART_MDCR_HPMD |
-		     KVM_PMU_PART_MDCR_HCCD;
-
-	d->enabled = READ_ONCE(h->enabled) && !protected_vm &&
-		     kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
-		     KVM_PMU_PART_PMUVER_V3P5;
-	if (!d->enabled)
-		return;
-	d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
-	d->virt_e = READ_ONCE(h->virt_e);
-	d->pmuv3p5 = true;
-	vcpu->arch.mdcr_el2 &= ~fields;
-	vcpu->arch.mdcr_el2 |= FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, d->hpmn) |
-			       KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD;
-}
-
-/* Protected mode, after every run (sync_hyp_vcpu()): the interrupt's level. */
-static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
-					  const struct kvm_vcpu *vcpu)
-{
-	if (kvm_vcpu_pmu_is_direct(vcpu))
-		WRITE_ONCE(host_vcpu->arch.pmu.direct.irq_level,
-			   vcpu->arch.pmu.direct.irq_level);
-}
-
-/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 encodings: op0 3, op1 3, CRn 14. */
-static __always_inline bool __pmu_direct_is_evreg(u32 sysreg, unsigned int crm_hi)
-{
-	return sys_reg_Op0(sysreg) == 3 && sys_reg_Op1(sysreg) == 3 &&
-	       sys_reg_CRn(sysreg) == 14 && (sys_reg_CRm(sysreg) & 0xc) == crm_hi;
-}
-
-static __always_inline unsigned int __pmu_direct_evreg_idx(u32 sysreg)
-{
-	return ((sys_reg_CRm(sysreg) & 3) << 3) | sys_reg_Op2(sysreg);
-}
-
 /*
  * An event counter's value or type by a run-time index, through
  * PMSELR_EL0 (put back after): asm/arm_pmuv3.h's PMEVN_SWITCH WARNs on a
@@ -208,6 +89,214 @@ static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
 	else
 		write_sysreg(val, pmxevcntr_el0);
 	write_sysreg(sel, pmselr_el0);
+}
+
+/*
+ * A protected VM's counters and types (the switch set of
+ * kvm_pmu_part_switch_set() for one: everything at entry and exit, in
+ * the hypervisor's copy of the vCPU, whose PMU registers never reach the
+ * host, __pmu_direct_pvm_ctxt_copy()).  At exit the hardware's are
+ * zeroed, so that the host, which runs next at EL1 with every counter
+ * accessible, reads nothing of them.  The counters are stopped here.
+ */
+static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
+		__pmu_direct_sel_write(i, true,
+				       kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i), i));
+		__pmu_direct_sel_write(i, false, __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + i));
+	}
+	write_sysreg(kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMCCFILTR_EL0),
+					      ARMV8_PMU_CYCLE_IDX), pmccfiltr_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMCCNTR_EL0), pmccntr_el0);
+}
+
+static inline void __pmu_direct_pvm_save_scrub(struct kvm_vcpu *vcpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
+		__vcpu_assign_sys_reg(vcpu, PMEVTYPER0_EL0 + i, __pmu_direct_sel_read(i, true));
+		__vcpu_assign_sys_reg(vcpu, PMEVCNTR0_EL0 + i, __pmu_direct_sel_read(i, false));
+		__pmu_direct_sel_write(i, true, 0);
+		__pmu_direct_sel_write(i, false, 0);
+	}
+	__vcpu_assign_sys_reg(vcpu, PMCCFILTR_EL0, read_sysreg(pmccfiltr_el0));
+	__vcpu_assign_sys_reg(vcpu, PMCCNTR_EL0, read_sysreg(pmccntr_el0));
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(0, pmccntr_el0);
+}
+
+static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	u64 mask = __pmu_direct_mask(vcpu);
+	u64 ovs = __vcpu_sys_reg(vcpu, PMOVSSET_EL0) & mask;
+
+	/* nVHE wrote vcpu->arch.mdcr_el2 already, in __activate_traps(). */
+	if (has_vhe())
+		write_sysreg(vcpu->arch.mdcr_el2, mdcr_el2);
+	d->pmcr_host = read_sysreg(pmcr_el0);
+	d->pmuserenr_host = read_sysreg(pmuserenr_el0);
+	/* The guest's counters must count under its MDCR_EL2 only. */
+	isb();
+	if (d->pvm)
+		__pmu_direct_pvm_load(vcpu);
+	write_sysreg(ovs, pmovsset_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMINTENSET_EL1) & mask & ~ovs,
+		     pmintenset_el1);
+	write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
+		     pmuserenr_el0);
+	/* P and C reset counters when written: never from memory (userspace may set them). */
+	write_sysreg((__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK &
+		      ~(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C)) |
+		     (d->virt_e ? ARMV8_PMU_PMCR_E : 0), pmcr_el0);
+}
+
+static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	u64 mask = __pmu_direct_mask(vcpu);
+
+	/* Stop the guest's counters first, then take the rest out. */
+	/* Virtual E: PMCNTEN and PMCR_EL0 trapped, and the vCPU has them. */
+	if (!d->virt_e) {
+		__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0,
+				      read_sysreg(pmcntenset_el0) & mask);
+		__vcpu_assign_sys_reg(vcpu, PMCR_EL0, read_sysreg(pmcr_el0));
+	}
+	write_sysreg(mask, pmcntenclr_el0);
+	if (d->pvm)
+		__pmu_direct_pvm_save_scrub(vcpu);
+	write_sysreg(d->pmcr_host, pmcr_el0);
+	/*
+	 * After the host's PMCR_EL0: QEMU 10 gates the PMU interrupt by
+	 * PMCR_EL0.E alone and recomputes it only on PMOVS and PMINTEN
+	 * writes, so a host overflow that came while the guest's E was 0
+	 * is raised here, at the latest (pmu-direct.rst, "Known limits").
+	 */
+	__vcpu_assign_sys_reg(vcpu, PMOVSSET_EL0, read_sysreg(pmovsclr_el0) & mask);
+	write_sysreg(mask, pmovsclr_el0);
+	write_sysreg(mask, pmintenclr_el1);
+	__vcpu_assign_sys_reg(vcpu, PMSELR_EL0, read_sysreg(pmselr_el0));
+	__vcpu_assign_sys_reg(vcpu, PMUSERENR_EL0, read_sysreg(pmuserenr_el0));
+	write_sysreg(d->pmuserenr_host, pmuserenr_el0);
+	/* nVHE writes the host's MDCR_EL2 back in __deactivate_traps(). */
+	if (has_vhe())
+		write_sysreg(d->mdcr_host, mdcr_el2);
+	isb();
+	/* The level of the guest's interrupt, from its view (held ones included). */
+	d->irq_level = kvm_pmu_part_overflow(__vcpu_sys_reg(vcpu, PMCR_EL0),
+					     __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
+					     __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+					     d->hpmn) != 0;
+}
+
+/*
+ * Protected mode, at every run (flush_hyp_vcpu()): the hypervisor's vCPU
+ * takes the host's choice, which the host must not be able to turn
+ * against EL2 or a protected VM.  The share is clamped to the counters
+ * that exist (the fast path indexes them at EL2, where an access past
+ * PMCR_EL0.N may UNDEF), the PMU must be PMUv3p5, and the guest's
+ * MDCR_EL2, which the host wrote, gets the partition's HPMN and its EL2
+ * exclusions (HPMD, HCCD) whatever the host put there: the guest's
+ * counters never count the hypervisor.
+ *
+ * A protected VM (@protected_vm, the hypervisor's word) keeps the
+ * choice it first ran with: the host can neither take its PMU away nor
+ * change its share under it.  Its counters are switched at EL2 (d->pvm),
+ * and its PMU registers stay in the hypervisor's vCPU.  Its traps are
+ * the host's (MDCR_EL2.TPM/TPMCR and the partition's fine-grained ones,
+ * which pKVM does not load from the host for a protected VM): fewer
+ * traps can only open the host's counters to the VM, more only UNDEF
+ * its accesses, and neither shows the host the VM's values.  A
+ * protected VM without the direct PMU gets every PMU access trapped
+ * (and UNDEFed by pKVM): the host's counters are not its to reach.
+ */
+static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
+					   const struct kvm_vcpu *host_vcpu,
+					   bool protected_vm)
+{
+	const struct kvm_pmu_direct *h = &host_vcpu->arch.pmu.direct;
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	unsigned int n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
+	u64 fields = KVM_PMU_PART_MDCR_HPMN | KVM_PMU_PART_MDCR_HPMD |
+		     KVM_PMU_PART_MDCR_HCCD;
+
+	if (!(protected_vm && d->enabled)) {
+		d->pvm = protected_vm;
+		d->enabled = READ_ONCE(h->enabled) &&
+			     kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
+			     KVM_PMU_PART_PMUVER_V3P5;
+		d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
+		d->virt_e = READ_ONCE(h->virt_e);
+		d->pmuv3p5 = true;
+	}
+	if (!d->enabled) {
+		if (protected_vm)
+			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR;
+		return;
+	}
+	vcpu->arch.mdcr_el2 &= ~fields;
+	vcpu->arch.mdcr_el2 |= FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, d->hpmn) |
+			       KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD;
+	if (protected_vm) {
+		/* pKVM loads a non-protected vCPU's traps from the host, not these. */
+		*vcpu_fgt(vcpu, HDFGRTR_EL2) &= ~KVM_PMU_PART_HDFGRTR_MASK;
+		*vcpu_fgt(vcpu, HDFGRTR_EL2) |= READ_ONCE(h->hdfgrtr) & KVM_PMU_PART_HDFGRTR_MASK;
+		*vcpu_fgt(vcpu, HDFGWTR_EL2) &= ~KVM_PMU_PART_HDFGWTR_MASK;
+		*vcpu_fgt(vcpu, HDFGWTR_EL2) |= READ_ONCE(h->hdfgwtr) & KVM_PMU_PART_HDFGWTR_MASK;
+	}
+}
+
+/*
+ * pKVM's copy of a protected VM's context between the host's vCPU and
+ * the hypervisor's (@vcpu), at every run and back: once the VM has the
+ * direct PMU, without its PMU registers (PMCR_EL0 to PMUSERENR_EL0, one
+ * block of sys_regs[]), which stay the hypervisor's.
+ */
+static inline void __pmu_direct_pvm_ctxt_copy(struct kvm_cpu_context *to,
+					      const struct kvm_cpu_context *from,
+					      const struct kvm_vcpu *vcpu)
+{
+	bool direct = kvm_vcpu_pmu_is_direct(vcpu) && vcpu->arch.pmu.direct.pvm;
+	size_t lo = offsetof(struct kvm_cpu_context, sys_regs[PMCR_EL0]);
+	size_t hi = offsetof(struct kvm_cpu_context, sys_regs[PMUSERENR_EL0 + 1]);
+
+	BUILD_BUG_ON(PMCR_EL0 > PMEVCNTR0_EL0 || PMUSERENR_EL0 < PMOVSSET_EL0 ||
+		     PMUSERENR_EL0 < PMCCFILTR_EL0 || PMUSERENR_EL0 < PMINTENSET_EL1 ||
+		     PMUSERENR_EL0 < PMCNTENSET_EL0 || PMCR_EL0 > PMSELR_EL0);
+	if (!direct) {
+		*to = *from;
+		return;
+	}
+	memcpy(to, from, lo);
+	memcpy((void *)to + hi, (const void *)from + hi, sizeof(*to) - hi);
+}
+
+/* Protected mode, after every run (sync_hyp_vcpu()): the interrupt's level. */
+static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
+					  const struct kvm_vcpu *vcpu)
+{
+	if (kvm_vcpu_pmu_is_direct(vcpu))
+		WRITE_ONCE(host_vcpu->arch.pmu.direct.irq_level,
+			   vcpu->arch.pmu.direct.irq_level);
+}
+
+/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 encodings: op0 3, op1 3, CRn 14. */
+static __always_inline bool __pmu_direct_is_evreg(u32 sysreg, unsigned int crm_hi)
+{
+	return sys_reg_Op0(sysreg) == 3 && sys_reg_Op1(sysreg) == 3 &&
+	       sys_reg_CRn(sysreg) == 14 && (sys_reg_CRm(sysreg) & 0xc) == crm_hi;
+}
+
+static __always_inline unsigned int __pmu_direct_evreg_idx(u32 sysreg)
+{
+	return ((sys_reg_CRm(sysreg) & 3) << 3) | sys_reg_Op2(sysreg);
 }
 
 /*
@@ -381,6 +470,73 @@ static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 
 #else
 
+/*
+ * An event counter's value or type by a run-time index, through
+ * PMSELR_EL0 (put back after): asm/arm_pmuv3.h's PMEVN_SWITCH WARNs on a
+ * bad index, which EL2 cannot print, and this one is checked already.
+ */
+static inline u64 __pmu_direct_sel_read(unsigned int idx, bool typer)
+{
+	u64 sel = read_sysreg(pmselr_el0), val;
+
+	write_sysreg(idx, pmselr_el0);
+	isb();
+	val = typer ? read_sysreg(pmxevtyper_el0) : read_sysreg(pmxevcntr_el0);
+	write_sysreg(sel, pmselr_el0);
+	return val;
+}
+
+static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
+{
+	u64 sel = read_sysreg(pmselr_el0);
+
+	write_sysreg(idx, pmselr_el0);
+	isb();
+	if (typer)
+		write_sysreg(val, pmxevtyper_el0);
+	else
+		write_sysreg(val, pmxevcntr_el0);
+	write_sysreg(sel, pmselr_el0);
+}
+
+/*
+ * A protected VM's counters and types (the switch set of
+ * kvm_pmu_part_switch_set() for one: everything at entry and exit, in
+ * the hypervisor's copy of the vCPU, whose PMU registers never reach the
+ * host, __pmu_direct_pvm_ctxt_copy()).  At exit the hardware's are
+ * zeroed, so that the host, which runs next at EL1 with every counter
+ * accessible, reads nothing of them.  The counters are stopped here.
+ */
+static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
+		__pmu_direct_sel_write(i, true,
+				       kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i), i));
+		__pmu_direct_sel_write(i, false, __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + i));
+	}
+	write_sysreg(kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMCCFILTR_EL0),
+					      ARMV8_PMU_CYCLE_IDX), pmccfiltr_el0);
+	write_sysreg(__vcpu_sys_reg(vcpu, PMCCNTR_EL0), pmccntr_el0);
+}
+
+static inline void __pmu_direct_pvm_save_scrub(struct kvm_vcpu *vcpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
+		__vcpu_assign_sys_reg(vcpu, PMEVTYPER0_EL0 + i, __pmu_direct_sel_read(i, true));
+		__vcpu_assign_sys_reg(vcpu, PMEVCNTR0_EL0 + i, __pmu_direct_sel_read(i, false));
+		__pmu_direct_sel_write(i, true, 0);
+		__pmu_direct_sel_write(i, false, 0);
+	}
+	__vcpu_assign_sys_reg(vcpu, PMCCFILTR_EL0, read_sysreg(pmccfiltr_el0));
+	__vcpu_assign_sys_reg(vcpu, PMCCNTR_EL0, read_sysreg(pmccntr_el0));
+	write_sysreg(0, pmccfiltr_el0);
+	write_sysreg(0, pmccntr_el0);
+}
+
 static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu) {}
 static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu) {}
 static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu) { return false; }
@@ -389,6 +545,12 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 					   bool protected_vm) {}
 static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
 					  const struct kvm_vcpu *vcpu) {}
+static inline void __pmu_direct_pvm_ctxt_copy(struct kvm_cpu_context *to,
+					      const struct kvm_cpu_context *from,
+					      const struct kvm_vcpu *vcpu)
+{
+	*to = *from;
+}
 
 #endif /* CONFIG_KVM_ARM_PMU_DIRECT */
 #endif /* __ARM64_KVM_HYP_PMU_DIRECT_H__ */
