@@ -550,6 +550,13 @@ void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
 			FIELD_GET(KVM_PERFREG_VERSION_MINOR_MASK, res.a0));
 		return;
 	}
+	if (res.a1 & KVM_PERFREG_IDS_DIRECT) {
+		pr_info("%s: KVM perf-register service %lu.%lu: direct PMU, its registers used directly\n",
+			cpu_pmu->name,
+			FIELD_GET(KVM_PERFREG_VERSION_MAJOR_MASK, res.a0),
+			FIELD_GET(KVM_PERFREG_VERSION_MINOR_MASK, res.a0));
+		return;
+	}
 	if (system_uses_irq_prio_masking() || armv8pmu_hvc_alloc()) {
 		pr_info("%s: KVM perf-register service: not used (pseudo-NMI, or no memory), registers trapped\n",
 			cpu_pmu->name);
@@ -566,7 +573,7 @@ void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
 		cpu_pmu->name,
 		FIELD_GET(KVM_PERFREG_VERSION_MAJOR_MASK, res.a0),
 		FIELD_GET(KVM_PERFREG_VERSION_MINOR_MASK, res.a0),
-		res.a1, res.a2, res.a3);
+		res.a1 & KVM_PERFREG_IDS_NR, res.a2, res.a3);
 }
 
 /* PMCR_EL0 as the driver last wrote it, less P and C. */

@@ -81,6 +81,7 @@ u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr);
 void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu);
 void kvm_pmu_direct_load(struct kvm_vcpu *vcpu);
 void kvm_pmu_direct_put(struct kvm_vcpu *vcpu);
+int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val);
 #else
 #define kvm_vcpu_pmu_is_direct(vcpu)	false
 
@@ -90,6 +91,11 @@ static inline u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr) { return
 static inline void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_load(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_put(struct kvm_vcpu *vcpu) {}
+static inline int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write,
+				     u64 *val)
+{
+	return -EINVAL;
+}
 #endif
 
 #endif /* __KVM_ARM_PMU_DIRECT_H */

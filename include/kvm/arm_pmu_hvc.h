@@ -26,12 +26,18 @@
  * batches carried out in part (KVM_PERFREG_BATCH_PARTIAL), a2 of BATCH
  * (the entries carried out), a3 of VERSION (KVM_PERFREG_BATCH_BUDGET)
  * and lists that start anywhere 16-byte aligned in their page; it stops
- * any batch at its work budget.
+ * any batch at its work budget.  1.2 serves a vCPU with the direct PMU
+ * too, with the same values its own registers hold, and says so in bit
+ * 31 of VERSION's a1 (KVM_PERFREG_IDS_DIRECT): its registers cost it no
+ * exit, so a guest should use them instead.
  */
 #define KVM_PERFREG_VERSION_MAJOR_MASK	GENMASK(31, 16)
 #define KVM_PERFREG_VERSION_MINOR_MASK	GENMASK(15, 0)
 #define KVM_PERFREG_VERSION_MAJOR	1
-#define KVM_PERFREG_VERSION_MINOR	1
+#define KVM_PERFREG_VERSION_MINOR	2
+/* VERSION's a1 (1.2): the number of register IDs, and this flag. */
+#define KVM_PERFREG_IDS_NR		GENMASK(15, 0)
+#define KVM_PERFREG_IDS_DIRECT		BIT(31)
 #define KVM_PERFREG_VERSION					\
 	(FIELD_PREP(KVM_PERFREG_VERSION_MAJOR_MASK,		\
 		    KVM_PERFREG_VERSION_MAJOR) |		\

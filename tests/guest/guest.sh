@@ -11,16 +11,16 @@ PMU=$(ls -d /sys/bus/event_source/devices/armv8_pmuv3* | head -1)
 stty -echo 2>/dev/null	# the host's answers are not echoed back to it
 
 # --- the driver's path to the vPMU registers, as the boot asked ---
-# The host offers the perf-register service (kvm.perf_regs=1) at 1.1: the
+# The host offers the perf-register service (kvm.perf_regs=1) at 1.2: the
 # driver uses it unless arm_pmuv3.perfreg=0 keeps it on trapped accesses.
 line=$(dmesg | grep 'KVM perf-register service' | sed 's/^\[[ 0-9.]*\] //')
-# A direct-PMU guest (pmuv3.direct=1, from linux_guest.sh) is not offered
-# the service: its registers are its own.
+# A direct-PMU guest (pmuv3.direct=1, from linux_guest.sh) is told by the
+# service that its registers are its own, and uses them.
 direct=0
 case "$(cat /proc/cmdline)" in
-*pmuv3.direct=1*) want='service: not offered'; direct=1 ;;
+*pmuv3.direct=1*) want='service 1.2: direct PMU, its registers used directly'; direct=1 ;;
 *arm_pmuv3.perfreg=0*) want='service: off (arm_pmuv3.perfreg=0)' ;;
-*) want='service 1.1: ' ;;
+*) want='service 1.2: ' ;;
 esac
 echo "$line" | grep -qF "$want"; result perfreg_path $? "${line:-no perf-register line in dmesg}"
 

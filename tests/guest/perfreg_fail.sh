@@ -11,7 +11,7 @@
 plan 5
 
 line=$(dmesg | grep 'KVM perf-register service [0-9]' | sed 's/^\[[ 0-9.]*\] //')
-echo "$line" | grep -qF 'service 1.1: '
+echo "$line" | grep -qF 'service 1.2: '
 result perfreg_used $? "${line:-no perf-register service line in dmesg}"
 
 # The one warning: the injected failure, and the driver trapping for good.

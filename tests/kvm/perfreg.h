@@ -23,7 +23,8 @@
 #define BIT_BATCH	BIT(19)
 #define ALL		(BIT_VERSION | BIT_GET | BIT_SET | BIT_BATCH)
 
-#define VERSION_1_1	0x10001
+#define VERSION_1_2	0x10002	/* 1.1 and the direct PMU's flag */
+#define IDS_DIRECT	BIT(31)	/* VERSION's a1 (1.2): the vCPU's PMU is direct */
 #define BUDGET		1024	/* units a batch call may spend */
 #define PARTIAL		BIT(0)	/* BATCH flag: the caller resumes */
 

@@ -493,8 +493,8 @@ static void test_discovery(void)
 	vcpu_args_set(vcpu, 1, 1);
 	run_to(vcpu, a);
 	nr_ids = 11 + 2 * (a[4] + 1);
-	check(a[1] == ALL && a[2] == VERSION_1_1 && a[3] == nr_ids, "discovery_shown",
-	      "KVM_FEATURES a2=%#lx (want %#lx), VERSION %#lx (want 0x10001), %lu IDs (want %lu for N=%lu)",
+	check(a[1] == ALL && a[2] == VERSION_1_2 && a[3] == nr_ids, "discovery_shown",
+	      "KVM_FEATURES a2=%#lx (want %#lx), VERSION %#lx (want 0x10002), %lu IDs (want %lu for N=%lu)",
 	      a[1], (uint64_t)ALL, a[2], a[3], nr_ids, a[4]);
 	vm_done(vm, gic);
 
@@ -591,8 +591,8 @@ static void test_access(void)
 	vm = vm_for(guest_discovery, ALL, false, &vcpu, &gic);
 	vcpu_args_set(vcpu, 1, 0);
 	run_to(vcpu, a);
-	check(a[2] == VERSION_1_1 && a[3] == 0, "no_vpmu_version",
-	      "VERSION %#lx, %lu IDs (want 0x10001, 0)", a[2], a[3]);
+	check(a[2] == VERSION_1_2 && a[3] == 0, "no_vpmu_version",
+	      "VERSION %#lx, %lu IDs (want 0x10002, 0)", a[2], a[3]);
 	run_to(vcpu, a);
 	check((long)a[1] == ST_NO_ACCESS && (long)a[2] == ST_NO_ACCESS &&
 	      (long)a[3] == ST_NO_ACCESS, "no_vpmu_no_access",
@@ -703,9 +703,9 @@ static void test_partial(void)
 	vm = vm_for_batches(guest_partial, &vcpu, &gic);
 	run_to(vcpu, a);
 	n = a[4];
-	check(a[1] == VERSION_1_1 && a[2] == 256 && a[3] == BUDGET, "version_1_1",
+	check(a[1] == VERSION_1_2 && a[2] == 256 && a[3] == BUDGET, "version_1_1",
 	      "VERSION %#lx (want %#x), batches of up to %lu (want 256), budget %lu (want %d)",
-	      a[1], VERSION_1_1, a[2], a[3], BUDGET);
+	      a[1], VERSION_1_2, a[2], a[3], BUDGET);
 	per_call = BUDGET / (n + 1);
 	min_calls = (256 + per_call - 1) / per_call;
 	whole = per_call < 256 ? per_call : 256;

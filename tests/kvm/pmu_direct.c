@@ -45,7 +45,13 @@
  *    the Arm ARM; KVM's reset_unknown() pattern for the counters),
  *    never the old VM's;
  *  - nr_counters: SET_NR_COUNTERS of share - 1 gives the guest that N,
- *    its masks and its UNDEFs; share + 1 fails INIT with ENOSPC.
+ *    its masks and its UNDEFs; share + 1 fails INIT with ENOSPC;
+ *  - service_same_values: with the perf-register service granted, a
+ *    direct vCPU's VERSION says its PMU is direct (a trapped vCPU's does
+ *    not); each of its registers written by MSR reads the same by GET,
+ *    and written by SET the same by MRS; a PMSWINC_EL0 SET increments
+ *    a SW_INCR counter by one, as the guest's own write does.  The same
+ *    guest on a trapped vCPU must see the same.
  *
  * The direct PMU exists on VHE, nVHE and protected-mode hosts (for the
  * non-protected VMs this test makes) with FEAT_FGT; CPUs without
@@ -71,6 +77,7 @@
 #include "ucall_common.h"
 
 #include "guest_loops.h"
+#include "perfreg.h"
 #include "pmu_test.h"
 #include "vpmu_vm.h"
 
@@ -82,7 +89,6 @@
 #define KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS	4
 #endif
 
-#define INST_RETIRED	ARMV8_PMUV3_PERFCTR_INST_RETIRED
 #define NSH		ARMV8_PMU_INCLUDE_EL2	/* PMEVTYPER<n>_EL0.NSH */
 #define PMCR_HOSTILE	(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | \
 			 ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LP)
@@ -114,7 +120,7 @@ static const char *const checks[] = {
 	"attr_errno", "pmcr_n_is_share", "undef_above_share", "masks",
 	"self_count_el0_exact", "self_count_el1", "self_count_both",
 	"self_count_cycles", "pmu_access_no_exit", "host_counters_untouched",
-	"split_exact", "fresh_vm_reset", "nr_counters",
+	"split_exact", "fresh_vm_reset", "nr_counters", "service_same_values",
 };
 
 /* ---- guest ---------------------------------------------------------------- */
@@ -130,7 +136,7 @@ static struct report {
 	uint64_t ccfiltr;	/* after the PMXEVTYPER write at SEL = 31 */
 	/* PMCNTEN, PMINTEN, PMOVS after ~0 to the SET, then the CLR register */
 	uint64_t set[3], clr[3];
-	uint64_t v[4];		/* counts, per guest */
+	uint64_t v[5];		/* counts, per guest */
 	uint64_t undefs;
 } rep;
 
@@ -452,6 +458,144 @@ static void guest_fresh(uint64_t share)
 	rep.v[2] = read_sysreg(pmcntenset_el0);
 	rep.v[3] = read_sysreg(pmovsset_el0);
 	rep.pmcr = read_sysreg(pmcr_el0);
+	GUEST_DONE();
+}
+
+/*
+ * The perf-register service against the guest's own registers: rep.v[0]
+ * is VERSION's a1, rep.v[1] the first register (by its index in the
+ * list below) whose GET differed from its MRS, or (100 + the index)
+ * whose GET differed from its MRS after a SET (the list's length if
+ * none), rep.v[2] and rep.v[3] what
+ * the two sides read there, rep.v[4] a SW_INCR counter's increase after
+ * a PMSWINC_EL0 SET.  Counters are stopped (PMCR_EL0.E = 0) while
+ * values are compared, so that they hold still.
+ */
+#define SVC_CNTR0	0
+#define SVC_TYPER0	1
+#define SVC_CCNTR	2
+#define SVC_CCFILTR	3
+#define SVC_CNTEN	4
+#define SVC_INTEN	5
+#define SVC_OVS		6
+#define SVC_USERENR	7
+#define SVC_PMCR	8
+#define SVC_NR		9
+
+static const uint16_t svc_id[SVC_NR] = {
+	ID_CNTR(0), ID_TYPER(0), ID_CNTR(CYCLE), ID_TYPER(CYCLE), ID_PMCNTENSET,
+	ID_PMINTENSET, ID_PMOVSSET, ID_PMUSERENR, ID_PMCR,
+};
+
+static uint64_t svc_mrs(int r)
+{
+	switch (r) {
+	case SVC_CNTR0:		return read_sysreg(pmevcntr0_el0);
+	case SVC_TYPER0:	return read_sysreg(pmevtyper0_el0);
+	case SVC_CCNTR:		return read_sysreg(pmccntr_el0);
+	case SVC_CCFILTR:	return read_sysreg(pmccfiltr_el0);
+	case SVC_CNTEN:		return read_sysreg(pmcntenset_el0);
+	case SVC_INTEN:		return read_sysreg(pmintenset_el1);
+	case SVC_OVS:		return read_sysreg(pmovsset_el0);
+	case SVC_USERENR:	return read_sysreg(pmuserenr_el0);
+	default:		return read_sysreg(pmcr_el0);
+	}
+}
+
+/* The SET-register side of each (bits set; the CLR side is cleared first). */
+static void svc_msr(int r, uint64_t v)
+{
+	switch (r) {
+	case SVC_CNTR0:		write_sysreg(v, pmevcntr0_el0); break;
+	case SVC_TYPER0:	write_sysreg(v, pmevtyper0_el0); break;
+	case SVC_CCNTR:		write_sysreg(v, pmccntr_el0); break;
+	case SVC_CCFILTR:	write_sysreg(v, pmccfiltr_el0); break;
+	case SVC_CNTEN:		write_sysreg(~0UL, pmcntenclr_el0); write_sysreg(v, pmcntenset_el0); break;
+	case SVC_INTEN:		write_sysreg(~0UL, pmintenclr_el1); write_sysreg(v, pmintenset_el1); break;
+	case SVC_OVS:		write_sysreg(~0UL, pmovsclr_el0); write_sysreg(v, pmovsset_el0); break;
+	case SVC_USERENR:	write_sysreg(v, pmuserenr_el0); break;
+	default:		write_sysreg(v, pmcr_el0); break;
+	}
+	isb();
+}
+
+static uint64_t svc_call(uint32_t fn, uint64_t id, uint64_t val, uint64_t *out)
+{
+	struct arm_smccc_res res;
+
+	smccc_hvc(fn, 0, id, val, 0, 0, 0, 0, &res);
+	*out = res.a1;
+	return res.a0;
+}
+
+/* Two values per register, each written one way and read the other. */
+static const uint64_t svc_val[SVC_NR][2] = {
+	{ 0x12345, 0xfffff000 }, { INST_RETIRED | ARMV8_PMU_EXCLUDE_EL0, 0x11 },
+	{ 0x1234567, 0x89abcdef }, { ARMV8_PMU_EXCLUDE_EL1, ARMV8_PMU_EXCLUDE_EL0 },
+	/* Left as PMINTEN = BIT(1), PMOVS = BIT(0): no interrupt at E = 1. */
+	{ BIT(0) | BIT(31), BIT(1) }, { BIT(0) | BIT(31), BIT(1) },
+	{ BIT(31) | BIT(1), BIT(0) }, { 0xd, 0x1 },
+	{ ARMV8_PMU_PMCR_LC, ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E },
+};
+
+/*
+ * QEMU 10.0.2 does not implement MDCR_EL2.TPMCR (pmu-direct.rst, "QEMU
+ * 10.0.2: what it models"): a direct guest's MRS of PMCR_EL0 reads the
+ * hardware, whose E the guarded profile keeps at 1 while the guest runs,
+ * where GET (and the MRS on hardware that traps it) gives the guest's
+ * E.  PMCR_EL0.E is left out of the comparison there; E = 0 and 1 each
+ * still go through SET and GET across an entry and exit.
+ */
+static bool svc_same(int r, uint64_t mrs, uint64_t got)
+{
+	return r == SVC_PMCR ? !((mrs ^ got) & ~PMCR_E) : mrs == got;
+}
+
+static void guest_service(void)
+{
+	uint64_t got, a, b, before, after;
+	int r;
+
+	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+	isb();
+	svc_call(VERSION, 0, 0, &rep.v[0]);
+	rep.v[1] = SVC_NR;
+	for (r = 0; r < SVC_NR && rep.v[1] == SVC_NR; r++) {
+		/* MSR, then GET */
+		svc_msr(r, svc_val[r][0]);
+		a = svc_mrs(r);
+		svc_call(GET, svc_id[r], 0, &got);
+		if (!svc_same(r, a, got) ||
+		    (r == SVC_PMCR && (got & PMCR_E) != (svc_val[r][0] & PMCR_E))) {
+			rep.v[1] = r;
+			rep.v[2] = a;
+			rep.v[3] = got;
+			break;
+		}
+		/* SET, then MRS (the SET side of a bit register: clear it first) */
+		if (svc_id[r] >= ID_PMCNTENSET && svc_id[r] <= ID_PMOVSSET)
+			svc_call(SET, svc_id[r] + 1, ~0UL, &got);
+		svc_call(SET, svc_id[r], svc_val[r][1], &got);
+		b = svc_mrs(r);
+		svc_call(GET, svc_id[r], 0, &got);
+		if (!svc_same(r, b, got) ||
+		    (r == SVC_PMCR && (got & PMCR_E) != (svc_val[r][1] & PMCR_E))) {
+			rep.v[1] = 100 + r;	/* the SET half */
+			rep.v[2] = b;
+			rep.v[3] = got;
+		}
+	}
+	/* PMSWINC_EL0 by SET: counter 1 counts SW_INCR at EL1. */
+	write_sysreg(0, pmevtyper1_el0);	/* event 0x00: SW_INCR */
+	write_sysreg(0, pmevcntr1_el0);
+	write_sysreg(BIT(1), pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	before = read_sysreg(pmevcntr1_el0);
+	svc_call(SET, ID_PMSWINC, BIT(1), &got);
+	after = read_sysreg(pmevcntr1_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+	rep.v[4] = after - before;
 	GUEST_DONE();
 }
 
@@ -784,7 +928,7 @@ static void self_count_once(uint64_t v[4])
 	vcpu_args_set(d.vcpu, 2, (uint64_t)N1, (uint64_t)N0);
 	dvm_run_report(&d, &r);
 	dvm_free(&d);
-	memcpy(v, r.v, sizeof(r.v));
+	memcpy(v, r.v, 4 * sizeof(v[0]));
 }
 
 /*
@@ -1068,6 +1212,34 @@ static void check_nr_counters(unsigned int host_n, unsigned int share)
 	      more > host_n ? "not tried (above N)" : errname(init_more));
 }
 
+/*
+ * One VM with the service granted, direct (@direct) or trapped: what its
+ * guest reported (guest_service()).
+ */
+static void service_run(int direct, struct report *r)
+{
+	struct dvm d;
+
+	dvm_new(&d, guest_service, direct);
+	vcpu_set_reg(d.vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
+	dvm_run_report(&d, r);
+	dvm_free(&d);
+}
+
+static void check_service(void)
+{
+	struct report dir, trap;
+
+	service_run(1, &dir);
+	service_run(0, &trap);
+	check((dir.v[0] & IDS_DIRECT) && !(trap.v[0] & IDS_DIRECT) &&
+	      dir.v[1] == SVC_NR && trap.v[1] == SVC_NR && dir.v[4] == 1 && trap.v[4] == 1,
+	      "service_same_values",
+	      "VERSION a1 direct %#lx, trapped %#lx (want bit 31 on the direct vCPU only); first register whose MRS and GET/SET differ: direct %lu (%#lx vs %#lx), trapped %lu (%#lx vs %#lx) (want %d: none); PMSWINC SET: +%lu, +%lu (want 1)",
+	      dir.v[0], trap.v[0], dir.v[1], dir.v[2], dir.v[3], trap.v[1], trap.v[2],
+	      trap.v[3], SVC_NR, dir.v[4], trap.v[4]);
+}
+
 int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
@@ -1096,6 +1268,7 @@ int main(int argc, char **argv)
 	check_split();
 	check_fresh(share);
 	check_nr_counters(host_n, share);
+	check_service();
 
 	printf("pmu_direct: %d failed\n", failures);
 	return failures ? 1 : 0;

@@ -307,3 +307,178 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
 	d->loaded = false;
 	local_irq_restore(flags);
 }
+
+/* PMCR_EL0.IMP and IDCODE, read-only */
+#define KVM_PMU_DIRECT_PMCR_ID	GENMASK_ULL(31, 16)
+
+/* A counter's value or type while the vCPU is loaded (hardware) or not (vCPU). */
+static u64 kvm_pmu_direct_evreg_read(struct kvm_vcpu *vcpu, unsigned int idx, bool typer)
+{
+	bool hw = vcpu->arch.pmu.direct.loaded;
+
+	if (idx == ARMV8_PMU_CYCLE_IDX) {
+		if (typer)
+			return hw ? read_pmccfiltr() : __vcpu_sys_reg(vcpu, PMCCFILTR_EL0);
+		return hw ? read_pmccntr() : __vcpu_sys_reg(vcpu, PMCCNTR_EL0);
+	}
+	if (typer)
+		return hw ? read_pmevtypern(idx) : __vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + idx);
+	return hw ? read_pmevcntrn(idx) : __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + idx);
+}
+
+static void kvm_pmu_direct_evreg_write(struct kvm_vcpu *vcpu, unsigned int idx, bool typer,
+				       u64 val)
+{
+	bool hw = vcpu->arch.pmu.direct.loaded;
+
+	if (typer)
+		val = kvm_pmu_part_typer_write(val, idx);
+	if (idx == ARMV8_PMU_CYCLE_IDX) {
+		if (!hw)
+			__vcpu_assign_sys_reg(vcpu, typer ? PMCCFILTR_EL0 : PMCCNTR_EL0, val);
+		else if (typer)
+			write_pmccfiltr(val);
+		else
+			write_pmccntr(val);
+		return;
+	}
+	if (!hw)
+		__vcpu_assign_sys_reg(vcpu, (typer ? PMEVTYPER0_EL0 : PMEVCNTR0_EL0) + idx, val);
+	else if (typer)
+		write_pmevtypern(idx, val);
+	else
+		write_pmevcntrn(idx, val);
+}
+
+/*
+ * PMSWINC_EL0 written from the guest's EL1 while its counters are
+ * stopped (the host runs): each enabled event counter of @val counting
+ * SW_INCR at EL1 goes up by one, and sets its overflow flag where it
+ * wraps (at 32 bits, or at 64 with PMCR_EL0.LP), as the hardware would
+ * have done had the guest written the register itself.
+ */
+static void kvm_pmu_direct_swinc(struct kvm_vcpu *vcpu, u64 val)
+{
+	u64 pmcr = kvm_vcpu_read_pmcr(vcpu);
+	unsigned long incr;
+	unsigned int i;
+
+	if (!(pmcr & ARMV8_PMU_PMCR_E))
+		return;
+	incr = val & __vcpu_sys_reg(vcpu, PMCNTENSET_EL0) &
+	       kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn) & ~BIT(ARMV8_PMU_CYCLE_IDX);
+	for_each_set_bit(i, &incr, ARMV8_PMU_MAX_GENERAL_COUNTERS) {
+		u64 type = kvm_pmu_direct_evreg_read(vcpu, i, true), c;
+
+		if ((type & ARMV8_PMU_EVTYPE_EVENT) != ARMV8_PMUV3_PERFCTR_SW_INCR ||
+		    (type & ARMV8_PMU_EXCLUDE_EL1))
+			continue;
+		c = kvm_pmu_direct_evreg_read(vcpu, i, false) + 1;
+		kvm_pmu_direct_evreg_write(vcpu, i, false, c);
+		if ((pmcr & ARMV8_PMU_PMCR_LP) ? !c : !lower_32_bits(c))
+			__vcpu_rmw_sys_reg(vcpu, PMOVSSET_EL0, |=, BIT(i));
+	}
+}
+
+/* The bit registers and PMCR_EL0, in the vCPU (EL2 applies them at entry). */
+static int kvm_pmu_direct_ctl(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	u64 mask = kvm_pmu_part_guest_mask(d->hpmn), v = *val & mask;
+	const struct kvm_pmu_part_caps caps = { .pmuv3p5 = d->pmuv3p5 };
+	enum vcpu_sysreg reg;
+	bool set, reset;
+	unsigned int i;
+
+	switch (encoding) {
+	case SYS_PMCNTENSET_EL0: reg = PMCNTENSET_EL0; set = true; break;
+	case SYS_PMCNTENCLR_EL0: reg = PMCNTENSET_EL0; set = false; break;
+	case SYS_PMINTENSET_EL1: reg = PMINTENSET_EL1; set = true; break;
+	case SYS_PMINTENCLR_EL1: reg = PMINTENSET_EL1; set = false; break;
+	case SYS_PMOVSSET_EL0: reg = PMOVSSET_EL0; set = true; break;
+	case SYS_PMOVSCLR_EL0: reg = PMOVSSET_EL0; set = false; break;
+	case SYS_PMUSERENR_EL0:
+		if (!write)
+			*val = __vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK;
+		else
+			__vcpu_assign_sys_reg(vcpu, PMUSERENR_EL0, *val & ARMV8_PMU_USERENR_MASK);
+		return 0;
+	case SYS_PMSWINC_EL0:
+		if (!write)
+			return -EINVAL;
+		kvm_pmu_direct_swinc(vcpu, *val);
+		return 0;
+	case SYS_PMCR_EL0:
+		if (!write) {
+			/* IMP and IDCODE as the guest's MRS reads them: the hardware's. */
+			*val = (read_sysreg(pmcr_el0) & KVM_PMU_DIRECT_PMCR_ID) |
+			       (kvm_vcpu_read_pmcr(vcpu) & ~KVM_PMU_DIRECT_PMCR_ID);
+			return 0;
+		}
+		v = kvm_pmu_part_pmcr_write(&caps, *val, &reset);
+		/* P resets the guest's event counters, C its cycle counter. */
+		for (i = 0; reset && i < d->hpmn; i++)
+			kvm_pmu_direct_evreg_write(vcpu, i, false, 0);
+		if (v & ARMV8_PMU_PMCR_C)
+			kvm_pmu_direct_evreg_write(vcpu, ARMV8_PMU_CYCLE_IDX, false, 0);
+		__vcpu_assign_sys_reg(vcpu, PMCR_EL0,
+				      (__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_N) |
+				      (v & ~ARMV8_PMU_PMCR_C));
+		return 0;
+	default:
+		return -EINVAL;
+	}
+	if (!write)
+		*val = __vcpu_sys_reg(vcpu, reg) & mask;
+	else if (set)
+		__vcpu_rmw_sys_reg(vcpu, reg, |=, v);
+	else
+		__vcpu_rmw_sys_reg(vcpu, reg, &=, ~v);
+	return 0;
+}
+
+/*
+ * The perf-register service's access to a register of a direct vCPU, on
+ * its thread in its hypercall: what the guest's own MRS (@write false)
+ * or MSR of @encoding would read or do, with the same values.  The
+ * counters and types are in the hardware while the vCPU is loaded
+ * (preemption is off here, so it stays loaded), in the vCPU otherwise;
+ * the control registers are in the vCPU, where EL2 saved them at the
+ * exit and takes them from at the next entry, which also takes the
+ * interrupt's level from here.  The caller has checked the index
+ * against the share.
+ *
+ * Return: 0, or -EINVAL for a register not served this way (PMCEID,
+ * which the trap's emulation serves as it does for the guest's MRS).
+ */
+int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	bool cntr = sys_reg_Op0(encoding) == 3 && sys_reg_Op1(encoding) == 3 &&
+		    sys_reg_CRn(encoding) == 14 && sys_reg_CRm(encoding) >= 8;
+	unsigned int idx = ((sys_reg_CRm(encoding) & 3) << 3) | sys_reg_Op2(encoding);
+	bool typer = cntr && sys_reg_CRm(encoding) >= 12;
+	int ret = 0;
+
+	if (encoding == SYS_PMCCNTR_EL0) {
+		cntr = true;
+		typer = false;
+		idx = ARMV8_PMU_CYCLE_IDX;
+	}
+	preempt_disable();
+	if (!cntr)
+		ret = kvm_pmu_direct_ctl(vcpu, encoding, write, val);
+	else if (idx != ARMV8_PMU_CYCLE_IDX && idx >= d->hpmn)
+		ret = -EINVAL;
+	else if (write)
+		kvm_pmu_direct_evreg_write(vcpu, idx, typer, *val);
+	else
+		*val = kvm_pmu_direct_evreg_read(vcpu, idx, typer);
+	if (!ret && write)
+		d->irq_level = kvm_pmu_part_overflow(kvm_vcpu_read_pmcr(vcpu),
+						     __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
+						     __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+						     d->hpmn) != 0;
+	preempt_enable();
+	return ret;
+}

@@ -83,6 +83,27 @@ static const struct sys_reg_desc *kvm_perfreg_desc(u16 id, u32 encoding)
 	return r;
 }
 
+/*
+ * A direct vCPU's register, other than PMCEID0/1 (which trap and are
+ * emulated for its MRS too): as its own MRS/MSR would read or do it
+ * (kvm_pmu_direct_reg()), READ_CLEAR being a read and a write of the
+ * value read, as for the trapped registers.
+ */
+static int kvm_perfreg_direct(struct kvm_vcpu *vcpu, u32 encoding, u8 op, u64 *val)
+{
+	u64 read;
+
+	if (op == KVM_PERFREG_OP_WRITE)
+		return kvm_pmu_direct_reg(vcpu, encoding, true, val) ?
+		       KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
+	if (kvm_pmu_direct_reg(vcpu, encoding, false, &read) ||
+	    (op == KVM_PERFREG_OP_READ_CLEAR &&
+	     kvm_pmu_direct_reg(vcpu, encoding, true, &read)))
+		return KVM_PERFREG_INVALID_PARAMETER;
+	*val = read;
+	return KVM_PERFREG_SUCCESS;
+}
+
 /* One access: checked, then emulated as the trapped MRS/MSR would be. */
 static int kvm_perfreg_access(struct kvm_vcpu *vcpu,
 			      const struct kvm_perfreg_ctx *ctx,
@@ -95,6 +116,9 @@ static int kvm_perfreg_access(struct kvm_vcpu *vcpu,
 
 	if (ret)
 		return ret;
+	if (kvm_vcpu_pmu_is_direct(vcpu) && reg.encoding != SYS_PMCEID0_EL0 &&
+	    reg.encoding != SYS_PMCEID1_EL0)
+		return kvm_perfreg_direct(vcpu, reg.encoding, op, val);
 	r = kvm_perfreg_desc(id, reg.encoding);
 	if (op == KVM_PERFREG_OP_WRITE)
 		return kvm_sys_reg_emulate(vcpu, r, reg.encoding, true, val) ?
@@ -242,9 +266,9 @@ static void kvm_perfreg_batch(struct kvm_vcpu *vcpu, u64 *val)
  * calls (these are SMC64/HVC64 calls); an L2 guest's (its registers are
  * its L1 hypervisor's to trap, which kvm_sys_reg_emulate() would skip);
  * a protected VM's (its vCPU state is the hypervisor's, the host's copy
- * is stale, and its pages are not the host's to read); a direct-PMU
- * vCPU's, so far (its registers are in the hardware, which the
- * emulation does not read: its guest driver uses them directly).
+ * is stale, and its pages are not the host's to read).  A direct-PMU
+ * vCPU's are served against its own registers (1.2), and VERSION tells
+ * it that they are direct (KVM_PERFREG_IDS_DIRECT).
  */
 void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
 {
@@ -252,7 +276,7 @@ void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
 
 	val[0] = KVM_PERFREG_NOT_SUPPORTED;
 	if (vcpu_mode_is_32bit(vcpu) || is_nested_ctxt(vcpu) ||
-	    kvm_vm_is_protected(vcpu->kvm) || kvm_vcpu_pmu_is_direct(vcpu))
+	    kvm_vm_is_protected(vcpu->kvm))
 		return;
 
 	switch (func_num) {
@@ -260,6 +284,8 @@ void kvm_perfreg_call(struct kvm_vcpu *vcpu, u32 func_num, u64 *val)
 		ctx = kvm_perfreg_ctx_of(vcpu);
 		val[0] = KVM_PERFREG_VERSION;
 		val[1] = ctx.has_pmu ? kvm_perfreg_nr_ids(ctx.nr_counters) : 0;
+		if (kvm_vcpu_pmu_is_direct(vcpu))
+			val[1] |= KVM_PERFREG_IDS_DIRECT;
 		val[2] = KVM_PERFREG_BATCH_MAX;
 		val[3] = KVM_PERFREG_BATCH_BUDGET;
 		break;

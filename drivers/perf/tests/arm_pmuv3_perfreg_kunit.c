@@ -213,7 +213,7 @@ static void batch_layout_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sizeof(struct kvm_perfreg_op), 16UL);
 	KUNIT_EXPECT_EQ(test, KVM_PERFREG_BATCH_MAX, 256UL);
-	KUNIT_EXPECT_EQ(test, KVM_PERFREG_VERSION, 0x10001UL);
+	KUNIT_EXPECT_EQ(test, KVM_PERFREG_VERSION, 0x10002UL);
 }
 
 #define WR	KVM_PERFREG_OP_WRITE
