@@ -5,7 +5,7 @@
 # the perf-register service (kvm.perf_regs): once with the guest's driver
 # using it, once with it kept on trapped accesses (arm_pmuv3.perfreg=0).
 # The stock host has no service: its guest traps.  Where the host has the
-# direct PMU (7.x, not in protected mode), once more on it, with a share
+# direct PMU (7.x), once more on it, with a share
 # of 4 (the host keeps 2 counters, for its own counting): the group read
 # of 6 does not fit there.  Sourced by /init.
 plan 0	# shows figures; checks nothing
@@ -21,12 +21,10 @@ if [ -w /sys/module/kvm/parameters/perf_regs ]; then
 	vm_bench /tmp/vm_bench_svc.log
 fi
 vm_bench /tmp/vm_bench.log arm_pmuv3.perfreg=0
-case "$mode" in protected*) ;; *)
-	if [ -w /sys/module/kvm/parameters/pmu_direct ]; then
-		echo 2 > /sys/module/kvm/parameters/pmu_direct_host_counters
-		echo 1 > /sys/module/kvm/parameters/pmu_direct
-		vm_bench /tmp/vm_bench_direct.log pmuv3.direct=1
-		echo 0 > /sys/module/kvm/parameters/pmu_direct
-		echo 3 > /sys/module/kvm/parameters/pmu_direct_host_counters
-	fi ;;
-esac
+if [ -w /sys/module/kvm/parameters/pmu_direct ]; then
+	echo 2 > /sys/module/kvm/parameters/pmu_direct_host_counters
+	echo 1 > /sys/module/kvm/parameters/pmu_direct
+	vm_bench /tmp/vm_bench_direct.log pmuv3.direct=1
+	echo 0 > /sys/module/kvm/parameters/pmu_direct
+	echo 3 > /sys/module/kvm/parameters/pmu_direct_host_counters
+fi

@@ -40,6 +40,12 @@
  *      against 100), to compare: the exit+entry and the call around it.
  *  The batch rows are printed only where the host grants the service
  *  (not on a stock kernel, which has none).
+ *  direct_switch_<K>, direct_exitentry_<K>: switch_host_<K> and
+ *      exitentry_<K> for a VM whose vCPU has the direct guest PMU
+ *      (KVM_ARM_VCPU_PMU_V3_DIRECT, the default share), K = 0 or 1; the
+ *      rows without the prefix are the same VM without a PMU, so the
+ *      difference is the partition's price per exit+entry.  Printed
+ *      only where the host offers the direct PMU.
  *
  * The measuring event never needs switching itself: on VHE it counts
  * EL2 with exclude_user and exclude_guest; on nVHE and protected it
@@ -77,6 +83,9 @@ static bool vhe;
  * exitentry and batch rows).
  */
 static bool whole;
+/* The VM's vCPU has the direct guest PMU (the direct rows). */
+static bool direct_vm;
+#define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
 
 static void guest_code(uint64_t rounds, uint64_t to_user, uint64_t l1)
 {
@@ -232,6 +241,21 @@ static uint64_t counted_run(struct kvm_vcpu *vcpu, int k, bool host_only)
 	return buf[1];
 }
 
+/* KVM_REG_ARM_VENDOR_HYP_BMAP_2 with every call of the service: 0 or -1. */
+static int grant_service(struct kvm_vcpu *vcpu)
+{
+	return __vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
+}
+
+/* KVM_ARM_VCPU_PMU_V3_DIRECT set to 1: 0, or -1 with errno set. */
+static int direct_set(struct kvm_vcpu *vcpu)
+{
+	int one = 1;
+
+	return __vcpu_device_attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_CTRL,
+				      KVM_ARM_VCPU_PMU_V3_DIRECT, &one);
+}
+
 /* Instructions of the measuring event over @rounds of guest_code(). */
 static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 {
@@ -239,10 +263,21 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 	struct kvm_vm *vm;
 	uint64_t count;
 
-	vm = vm_create_with_one_vcpu(&vcpu, guest_code);
-	guest_loops_setup(vm, vcpu);
+	int gic = -1;
+
+	if (direct_vm) {
+		vm = vm_create(1);
+		vcpu = add_vpmu_vcpu(vm, guest_code, &gic);
+		TEST_ASSERT(!direct_set(vcpu) && !vpmu_init(vcpu),
+			    "a direct-PMU vCPU: %s", strerror(errno));
+	} else {
+		vm = vm_create_with_one_vcpu(&vcpu, guest_code);
+		guest_loops_setup(vm, vcpu);
+	}
 	vcpu_args_set(vcpu, 3, rounds, r->to_user, 1);
 	count = counted_run(vcpu, r->k, r->host_only);
+	if (gic >= 0)
+		close(gic);
 	kvm_vm_free(vm);
 	return count;
 }
@@ -265,7 +300,7 @@ static uint64_t measure_batches(uint64_t calls, struct run *r)
 
 	vm = vm_create(1);
 	vcpu = create_vpmu_vcpu(vm, guest_batches, &gic);
-	vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
+	TEST_ASSERT(!grant_service(vcpu), "granting the service: %s", strerror(errno));
 	gva = vm_alloc_page(vm);
 	vcpu_args_set(vcpu, 4, gva, addr_gva2gpa(vm, gva), calls, r->batch);
 	count = counted_run(vcpu, 0, false);
@@ -377,11 +412,11 @@ static void partition(bool exclude_hv, const char *name)
 }
 
 /*
- * Whether this host grants a VM the perf-register service: a stock
- * kernel has none, and refuses the grant's bits in
- * KVM_REG_ARM_VENDOR_HYP_BMAP_2 (its calls would answer NOT_SUPPORTED).
+ * Whether a vCPU with a vPMU takes @set on this host (0): a stock kernel
+ * has neither the perf-register service (it refuses the grant's bits in
+ * KVM_REG_ARM_VENDOR_HYP_BMAP_2) nor the direct PMU (the attribute).
  */
-static bool perfreg_served(void)
+static bool vpmu_vcpu_takes(int (*set)(struct kvm_vcpu *vcpu))
 {
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
@@ -390,11 +425,32 @@ static bool perfreg_served(void)
 	if (!kvm_has_cap(KVM_CAP_ARM_PMU_V3))
 		return false;
 	vm = vm_create(1);
-	vcpu = create_vpmu_vcpu(vm, guest_batches, &gic);
-	ret = __vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
+	vcpu = add_vpmu_vcpu(vm, guest_code, &gic);
+	ret = set(vcpu);
 	close(gic);
 	kvm_vm_free(vm);
 	return !ret;
+}
+
+/* The world switch and the whole exit+entry of a direct-PMU VM. */
+static void direct_rows(void)
+{
+	static const int ks[] = { 0, 1 };	/* as the rows without a PMU */
+	size_t i;
+
+	if (!vpmu_vcpu_takes(direct_set)) {
+		printf("pmu_bench: no direct PMU here: no direct rows\n");
+		return;
+	}
+	direct_vm = true;
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		whole = false;
+		printf("BENCH direct_switch_%d %.1f\n", ks[i], per_round(false, ks[i], true));
+		whole = true;
+		printf("BENCH direct_exitentry_%d %.1f\n", ks[i], per_round(false, ks[i], true));
+	}
+	direct_vm = false;
+	whole = false;
 }
 
 /* One BATCH call at its worst, and one of a single read, to compare. */
@@ -404,7 +460,7 @@ static void batch_rows(void)
 			     .batch = WORST_ENTRIES };
 	struct run one = { .few = FEW, .many = MANY, .batch = 1 };
 
-	if (!perfreg_served()) {
+	if (!vpmu_vcpu_takes(grant_service)) {
 		printf("pmu_bench: no perf-register service here: no batch rows\n");
 		return;
 	}
@@ -440,5 +496,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(ks); i++)
 		printf("BENCH exitentry_%d %.1f\n", ks[i], per_round(false, ks[i], true));
 	batch_rows();
+	direct_rows();
 	return 0;
 }
