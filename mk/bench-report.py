@@ -177,18 +177,20 @@ def batch_table(stock, ours):
 # The direct PMU's price per exit+entry (tests/kvm/pmu_bench.c): ours
 # only, a VM with the direct PMU against the same VM without a PMU.
 DIRECT_ROWS = [
-    ("switch_host_%d", "world switch, %d host-only !exclude_hv counter%s"),
-    ("exitentry_%d", "whole exit+entry, host kernel + EL2, %d host-only counter%s"),
+    ("switch_host_%d", "direct_switch_%d",
+     "world switch, %d host-only !exclude_hv counter%s"),
+    ("exitentry_%d", "direct_exitentry_%d",
+     "whole exit+entry, host kernel + EL2, %d host-only counter%s"),
 ]
 
 
 def direct_table(ours):
     print("| figure | VM without a PMU | VM with the direct PMU | price |")
     print("| --- | ---: | ---: | ---: |")
-    for key, label in DIRECT_ROWS:
+    for key, dkey, label in DIRECT_ROWS:
         for k in (0, 1):
             none = ours.get(key % k, "n/a")
-            direct = ours.get("direct_" + key % k, "n/a")
+            direct = ours.get(dkey % k, "n/a")
             try:
                 price = "%+.0f" % (float(direct) - float(none))
             except ValueError:

@@ -101,8 +101,17 @@ static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
  */
 static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 {
+	u64 mask = kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn);
 	unsigned int i;
 
+	/*
+	 * The host, not trusted here, may have left its own enables, flags
+	 * and interrupt enables on these counters: none of them may act on
+	 * the VM's counters (the guest's own are set after this).
+	 */
+	write_sysreg(mask, pmcntenclr_el0);
+	write_sysreg(mask, pmintenclr_el1);
+	write_sysreg(mask, pmovsclr_el0);
 	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
 		__pmu_direct_sel_write(i, true,
 				       kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i), i));
