@@ -44,7 +44,9 @@
  *      exitentry_<K> for a VM whose vCPU has the direct guest PMU
  *      (KVM_ARM_VCPU_PMU_V3_DIRECT, the default share), K = 0 or 1; the
  *      rows without the prefix are the same VM without a PMU, so the
- *      difference is the partition's price per exit+entry.  Printed
+ *      difference is what the direct PMU costs an exit+entry.
+ *  vpmu_switch_<K>, vpmu_exitentry_<K>: the same for the trapped vPMU,
+ *      so that direct - vpmu is the partition's own price.  Both printed
  *      only where the host offers the direct PMU.
  *
  * The measuring event never needs switching itself: on VHE it counts
@@ -83,8 +85,8 @@ static bool vhe;
  * exitentry and batch rows).
  */
 static bool whole;
-/* The VM's vCPU has the direct guest PMU (the direct rows). */
-static bool direct_vm;
+/* The VM's vCPU has a vPMU: 0 none, else trapped or direct (the vpmu and direct rows). */
+static enum { PMU_NONE, PMU_TRAPPED, PMU_DIRECT } vm_pmu;
 #define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
 
 static void guest_code(uint64_t rounds, uint64_t to_user, uint64_t l1)
@@ -265,11 +267,11 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 
 	int gic = -1;
 
-	if (direct_vm) {
+	if (vm_pmu != PMU_NONE) {
 		vm = vm_create(1);
 		vcpu = add_vpmu_vcpu(vm, guest_code, &gic);
-		TEST_ASSERT(!direct_set(vcpu) && !vpmu_init(vcpu),
-			    "a direct-PMU vCPU: %s", strerror(errno));
+		TEST_ASSERT((vm_pmu == PMU_TRAPPED || !direct_set(vcpu)) && !vpmu_init(vcpu),
+			    "a vCPU with a vPMU: %s", strerror(errno));
 	} else {
 		vm = vm_create_with_one_vcpu(&vcpu, guest_code);
 		guest_loops_setup(vm, vcpu);
@@ -432,25 +434,36 @@ static bool vpmu_vcpu_takes(int (*set)(struct kvm_vcpu *vcpu))
 	return !ret;
 }
 
-/* The world switch and the whole exit+entry of a direct-PMU VM. */
-static void direct_rows(void)
+/* The world switch and the whole exit+entry of a VM with a vPMU of @kind. */
+static void vpmu_rows(int kind, const char *name)
 {
 	static const int ks[] = { 0, 1 };	/* as the rows without a PMU */
 	size_t i;
 
+	vm_pmu = kind;
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		whole = false;
+		printf("BENCH %s_switch_%d %.1f\n", name, ks[i], per_round(false, ks[i], true));
+		whole = true;
+		printf("BENCH %s_exitentry_%d %.1f\n", name, ks[i], per_round(false, ks[i], true));
+	}
+	vm_pmu = PMU_NONE;
+	whole = false;
+}
+
+/*
+ * A VM with the trapped vPMU (what any vPMU costs an exit) and, where the
+ * host offers it, one with the direct PMU: the partition's price is the
+ * difference between the two.
+ */
+static void direct_rows(void)
+{
 	if (!vpmu_vcpu_takes(direct_set)) {
 		printf("pmu_bench: no direct PMU here: no direct rows\n");
 		return;
 	}
-	direct_vm = true;
-	for (i = 0; i < ARRAY_SIZE(ks); i++) {
-		whole = false;
-		printf("BENCH direct_switch_%d %.1f\n", ks[i], per_round(false, ks[i], true));
-		whole = true;
-		printf("BENCH direct_exitentry_%d %.1f\n", ks[i], per_round(false, ks[i], true));
-	}
-	direct_vm = false;
-	whole = false;
+	vpmu_rows(PMU_TRAPPED, "vpmu");
+	vpmu_rows(PMU_DIRECT, "direct");
 }
 
 /* One BATCH call at its worst, and one of a single read, to compare. */
