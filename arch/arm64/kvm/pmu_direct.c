@@ -390,13 +390,21 @@ static int kvm_pmu_direct_ctl(struct kvm_vcpu *vcpu, u32 encoding, bool write, u
 	bool set, reset;
 	unsigned int i;
 
+	set = encoding == SYS_PMCNTENSET_EL0 || encoding == SYS_PMINTENSET_EL1 ||
+	      encoding == SYS_PMOVSSET_EL0;
 	switch (encoding) {
-	case SYS_PMCNTENSET_EL0: reg = PMCNTENSET_EL0; set = true; break;
-	case SYS_PMCNTENCLR_EL0: reg = PMCNTENSET_EL0; set = false; break;
-	case SYS_PMINTENSET_EL1: reg = PMINTENSET_EL1; set = true; break;
-	case SYS_PMINTENCLR_EL1: reg = PMINTENSET_EL1; set = false; break;
-	case SYS_PMOVSSET_EL0: reg = PMOVSSET_EL0; set = true; break;
-	case SYS_PMOVSCLR_EL0: reg = PMOVSSET_EL0; set = false; break;
+	case SYS_PMCNTENSET_EL0:
+	case SYS_PMCNTENCLR_EL0:
+		reg = PMCNTENSET_EL0;
+		break;
+	case SYS_PMINTENSET_EL1:
+	case SYS_PMINTENCLR_EL1:
+		reg = PMINTENSET_EL1;
+		break;
+	case SYS_PMOVSSET_EL0:
+	case SYS_PMOVSCLR_EL0:
+		reg = PMOVSSET_EL0;
+		break;
 	case SYS_PMUSERENR_EL0:
 		if (!write)
 			*val = __vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK;
