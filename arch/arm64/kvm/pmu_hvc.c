@@ -84,48 +84,42 @@ static const struct sys_reg_desc *kvm_perfreg_desc(u16 id, u32 encoding)
 }
 
 /*
- * A direct vCPU's register, other than PMCEID0/1 (which trap and are
- * emulated for its MRS too): as its own MRS/MSR would read or do it
- * (kvm_pmu_direct_reg()), READ_CLEAR being a read and a write of the
- * value read, as for the trapped registers.
+ * One MRS (@write false) or MSR of @encoding, as the vCPU's own would be
+ * carried out: a direct vCPU's registers are its hardware's
+ * (kvm_pmu_direct_reg()), but for PMCEID0/1, which trap and are emulated
+ * for it too; every other vCPU's go through the trap's emulation.
+ * Return: 0, or nonzero if the access failed.
  */
-static int kvm_perfreg_direct(struct kvm_vcpu *vcpu, u32 encoding, u8 op, u64 *val)
+static int kvm_perfreg_sysreg(struct kvm_vcpu *vcpu, u16 id, u32 encoding,
+			      bool write, u64 *val)
 {
-	u64 read;
-
-	if (op == KVM_PERFREG_OP_WRITE)
-		return kvm_pmu_direct_reg(vcpu, encoding, true, val) ?
-		       KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
-	if (kvm_pmu_direct_reg(vcpu, encoding, false, &read) ||
-	    (op == KVM_PERFREG_OP_READ_CLEAR &&
-	     kvm_pmu_direct_reg(vcpu, encoding, true, &read)))
-		return KVM_PERFREG_INVALID_PARAMETER;
-	*val = read;
-	return KVM_PERFREG_SUCCESS;
+	if (kvm_vcpu_pmu_is_direct(vcpu) && encoding != SYS_PMCEID0_EL0 &&
+	    encoding != SYS_PMCEID1_EL0)
+		return kvm_pmu_direct_reg(vcpu, encoding, write, val);
+	return kvm_sys_reg_emulate(vcpu, kvm_perfreg_desc(id, encoding), encoding,
+				   write, val);
 }
 
-/* One access: checked, then emulated as the trapped MRS/MSR would be. */
+/*
+ * One access: checked, then carried out as the MRS/MSR would be;
+ * READ_CLEAR is a read and a write of the value read.
+ */
 static int kvm_perfreg_access(struct kvm_vcpu *vcpu,
 			      const struct kvm_perfreg_ctx *ctx,
 			      u64 bank, u64 id, u8 op, u64 *val)
 {
 	struct kvm_perfreg_reg reg;
 	int ret = kvm_perfreg_check(ctx, bank, id, op, &reg);
-	const struct sys_reg_desc *r;
 	u64 read;
 
 	if (ret)
 		return ret;
-	if (kvm_vcpu_pmu_is_direct(vcpu) && reg.encoding != SYS_PMCEID0_EL0 &&
-	    reg.encoding != SYS_PMCEID1_EL0)
-		return kvm_perfreg_direct(vcpu, reg.encoding, op, val);
-	r = kvm_perfreg_desc(id, reg.encoding);
 	if (op == KVM_PERFREG_OP_WRITE)
-		return kvm_sys_reg_emulate(vcpu, r, reg.encoding, true, val) ?
+		return kvm_perfreg_sysreg(vcpu, id, reg.encoding, true, val) ?
 		       KVM_PERFREG_INVALID_PARAMETER : KVM_PERFREG_SUCCESS;
-	if (kvm_sys_reg_emulate(vcpu, r, reg.encoding, false, &read) ||
+	if (kvm_perfreg_sysreg(vcpu, id, reg.encoding, false, &read) ||
 	    (op == KVM_PERFREG_OP_READ_CLEAR &&
-	     kvm_sys_reg_emulate(vcpu, r, reg.encoding, true, &read)))
+	     kvm_perfreg_sysreg(vcpu, id, reg.encoding, true, &read)))
 		return KVM_PERFREG_INVALID_PARAMETER;
 	*val = read;
 	return KVM_PERFREG_SUCCESS;
