@@ -355,7 +355,7 @@ struct kvm_pmu_part_traps {
 /*
  * What a direct vCPU traps, given the PMU and two per-vCPU conditions:
  * a KVM event filter is installed (@event_filter), or a guest overflow
- * is held (@held: see kvm_pmu_part_hold()).  Everything else is the
+ * is held (@held: see kvm_pmu_part_hw_inten()).  Everything else is the
  * guest's own and does not trap.
  *
  *  - A PMU that does not enforce HPMN at EL1/EL0: every register that
@@ -559,9 +559,10 @@ enum kvm_pmu_part_when {
  *    runs with the host's MDCR_EL2 (HPMN = N, written back at every
  *    exit, also on VHE), which gives it every counter and its own
  *    PMCR_EL0, so the host driver's start and stop (PMCR_EL0.E) keep
- *    gating its counters as they do without a direct vCPU.  EL2 switches the control registers at entry
- *    and exit (the guest's counters stop at exit, its overflows cannot
- *    raise the host's interrupt); the counters and types stay in the
+ *    gating its counters as they do without a direct vCPU.  EL2
+ *    switches the control registers at entry and exit (the guest's
+ *    counters stop at exit, its overflows cannot raise the host's
+ *    interrupt); the counters and types stay in the
  *    hardware, stopped, between exits, where host perf does not touch
  *    them, and are switched at vcpu_load/vcpu_put.  The host kernel is
  *    this VM's hypervisor and may see them, as it sees its memory.
@@ -610,74 +611,37 @@ static inline u64 kvm_pmu_part_overflow(u64 pmcr, u64 pmovs, u64 pminten,
 }
 
 /*
- * A guest overflow has raised the physical PMU interrupt.  Until the
- * guest clears it, the interrupt would be raised again at every entry,
- * before the guest could run its handler.  KVM holds it instead: clears
- * the counter's PMINTEN bit in the hardware, remembers it in @held, and
- * raises the guest's virtual interrupt.  The guest still reads PMOVS as
- * the hardware has it, and PMINTEN as it wrote it (with @held; the held
- * state traps PMINTEN, see kvm_pmu_part_traps()).
+ * A guest overflow with its interrupt enabled raises the physical PMU
+ * interrupt while the guest runs (an exit).  Until the guest clears it,
+ * the interrupt would be raised again at every entry, before the guest
+ * could run its handler.  KVM holds it instead: the hardware's PMINTEN
+ * is the guest's enables less its uncleared overflows, and the guest's
+ * virtual interrupt stands for them (kvm_pmu_part_irq_level()).  The
+ * held overflows are PMOVS itself, so there is no state to keep: the
+ * guest reads PMOVS as the hardware has it and PMINTEN as it wrote it
+ * (PMINTEN traps both ways, see kvm_pmu_part_traps()), and a write that
+ * clears an overflow gives its enable back to the hardware.
  *
- * Return: the PMINTEN bits to clear in the hardware (newly held).
+ * Return: PMINTENSET_EL1 for the hardware while the guest runs, from
+ * the guest's enables @pminten and overflow flags @pmovs.
  */
-static inline u64 kvm_pmu_part_hold(u64 *held, u64 pmcr, u64 pmovs,
-				    u64 pminten, unsigned int hpmn)
+static inline u64 kvm_pmu_part_hw_inten(u64 pminten, u64 pmovs,
+					unsigned int hpmn)
 {
-	u64 fresh = kvm_pmu_part_overflow(pmcr, pmovs, pminten, hpmn) & ~*held;
-
-	*held |= fresh;
-	return fresh;
+	return pminten & ~pmovs & kvm_pmu_part_guest_mask(hpmn);
 }
 
 /*
- * The guest has written PMOVSCLR_EL0 (or KVM syncs at exit): release the
- * held overflows it has cleared, whose interrupt may be raised again.
- *
- * Return: the PMINTEN bits to set back in the hardware.
- */
-static inline u64 kvm_pmu_part_release(u64 *held, u64 pmovs)
-{
-	u64 done = *held & ~pmovs;
-
-	*held &= ~done;
-	return done;
-}
-
-/* PMINTENSET_EL1 as the guest reads it while overflows are held. */
-static inline u64 kvm_pmu_part_pminten_view(u64 pminten, u64 held,
-					    unsigned int hpmn)
-{
-	return (pminten | held) & kvm_pmu_part_guest_mask(hpmn);
-}
-
-/*
- * A trapped guest write of PMINTENSET_EL1 (@set) or PMINTENCLR_EL1:
- * clearing a held bit forgets it; setting one stays held (the overflow
- * is still being delivered).  Bits at or above HPMN are ignored, as the
- * Arm ARM makes them at EL1.
- *
- * Return: the bits to write to the hardware register of the same name.
- */
-static inline u64 kvm_pmu_part_pminten_write(u64 *held, u64 val, bool set,
-					     unsigned int hpmn)
-{
-	val &= kvm_pmu_part_guest_mask(hpmn);
-	if (set)
-		return val & ~*held;
-	*held &= ~val;
-	return val;
-}
-
-/*
- * The level of the guest's virtual PMU interrupt, from its view of the
- * registers (PMINTEN with the held bits): what KVM gives the vGIC at
- * every exit, before the vGIC folds its state, so that a guest that has
- * cleared its overflow without exiting gets no spurious interrupt.
+ * The level of the guest's virtual PMU interrupt, from its registers as
+ * it sees them (PMINTEN as it wrote it): what KVM gives the vGIC after
+ * every exit (EL2) and every perf-register write (the host), so that a
+ * guest that has cleared its overflow without exiting gets no spurious
+ * interrupt.
  */
 static inline bool kvm_pmu_part_irq_level(u64 pmcr, u64 pmovs, u64 pminten,
-					  u64 held, unsigned int hpmn)
+					  unsigned int hpmn)
 {
-	return kvm_pmu_part_overflow(pmcr, pmovs, pminten | held, hpmn) != 0;
+	return kvm_pmu_part_overflow(pmcr, pmovs, pminten, hpmn) != 0;
 }
 
 /*

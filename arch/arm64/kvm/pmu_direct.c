@@ -27,7 +27,8 @@
 static bool pmu_direct;
 module_param(pmu_direct, bool, 0644);
 MODULE_PARM_DESC(pmu_direct,
-		 "Give VMs whose VMM does not choose (KVM_ARM_VCPU_PMU_V3_DIRECT) the direct PMU where the host supports it");
+		 "Give VMs whose VMM does not choose (KVM_ARM_VCPU_PMU_V3_DIRECT) "
+		 "the direct PMU where the host supports it");
 
 static unsigned int pmu_direct_host_counters = 3;
 module_param(pmu_direct_host_counters, uint, 0644);
@@ -132,6 +133,23 @@ bool kvm_pmu_direct_vm(struct kvm *kvm)
 }
 
 /*
+ * The guest's PMU interrupt of a direct vCPU is resampled at every exit:
+ * EL2 leaves its level (irq_level) and kvm_pmu_sync_hwstate() gives it to
+ * the vGIC before the list registers are folded.  So it needs no EOI
+ * maintenance interrupt, and an overflow costs the guest one exit, not
+ * two.  A guest that EOIs without clearing its overflow gets the
+ * interrupt again from its next exit on, not at once.
+ */
+static unsigned long kvm_pmu_direct_irq_flags(void)
+{
+	return VGIC_IRQ_OWNER_RESAMPLES;
+}
+
+static const struct irq_ops kvm_pmu_direct_irq_ops = {
+	.get_flags = kvm_pmu_direct_irq_flags,
+};
+
+/*
  * At KVM_ARM_VCPU_PMU_V3_INIT: whether the vCPU gets the direct PMU, and
  * its share.  The share is the VM's number of counters: the host keeps
  * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
@@ -209,6 +227,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		d->mdcr |= KVM_PMU_PART_MDCR_TPMCR;
 	d->hdfgrtr = fgt.hdfgrtr;
 	d->hdfgwtr = fgt.hdfgwtr;
+	kvm_vgic_set_irq_ops(vcpu, vcpu->arch.pmu.irq_num, &kvm_pmu_direct_irq_ops);
 	d->enabled = true;
 	return 0;
 }
@@ -229,30 +248,60 @@ u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr)
 	return d->mdcr_host;
 }
 
+/* The vCPU register that holds counter @idx's value, or its type. */
+static unsigned int kvm_pmu_direct_vreg(unsigned int idx, bool typer)
+{
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		return typer ? PMCCFILTR_EL0 : PMCCNTR_EL0;
+	return (typer ? PMEVTYPER0_EL0 : PMEVCNTR0_EL0) + idx;
+}
+
+/* Counter @idx's value, or its type, in the hardware. */
+static u64 kvm_pmu_direct_hw_read(unsigned int idx, bool typer)
+{
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		return typer ? read_pmccfiltr() : read_pmccntr();
+	return typer ? read_pmevtypern(idx) : read_pmevcntrn(idx);
+}
+
+static void kvm_pmu_direct_hw_write(unsigned int idx, bool typer, u64 val)
+{
+	if (idx == ARMV8_PMU_CYCLE_IDX && typer)
+		write_pmccfiltr(val);
+	else if (idx == ARMV8_PMU_CYCLE_IDX)
+		write_pmccntr(val);
+	else if (typer)
+		write_pmevtypern(idx, val);
+	else
+		write_pmevcntrn(idx, val);
+}
+
 /* The guest's counters and types, as the hardware may take them. */
 static void kvm_pmu_direct_write_counters(struct kvm_vcpu *vcpu)
 {
+	unsigned long mask = kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn);
 	unsigned int i;
 
-	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
-		write_pmevtypern(i, kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i), i));
-		write_pmevcntrn(i, __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + i));
+	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1) {
+		u64 typer = __vcpu_sys_reg(vcpu, kvm_pmu_direct_vreg(i, true));
+
+		kvm_pmu_direct_hw_write(i, true, kvm_pmu_part_typer_write(typer, i));
+		kvm_pmu_direct_hw_write(i, false,
+					__vcpu_sys_reg(vcpu, kvm_pmu_direct_vreg(i, false)));
 	}
-	write_pmccfiltr(kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMCCFILTR_EL0),
-						 ARMV8_PMU_CYCLE_IDX));
-	write_pmccntr(__vcpu_sys_reg(vcpu, PMCCNTR_EL0));
 }
 
 static void kvm_pmu_direct_read_counters(struct kvm_vcpu *vcpu)
 {
+	unsigned long mask = kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn);
 	unsigned int i;
 
-	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
-		__vcpu_assign_sys_reg(vcpu, PMEVTYPER0_EL0 + i, read_pmevtypern(i));
-		__vcpu_assign_sys_reg(vcpu, PMEVCNTR0_EL0 + i, read_pmevcntrn(i));
+	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1) {
+		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(i, true),
+				      kvm_pmu_direct_hw_read(i, true));
+		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(i, false),
+				      kvm_pmu_direct_hw_read(i, false));
 	}
-	__vcpu_assign_sys_reg(vcpu, PMCCFILTR_EL0, read_pmccfiltr());
-	__vcpu_assign_sys_reg(vcpu, PMCCNTR_EL0, read_pmccntr());
 }
 
 /* kvm_vcpu_load_fgt(), before VHE writes the traps at vcpu_load: the partition's. */
@@ -314,40 +363,20 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
 /* A counter's value or type while the vCPU is loaded (hardware) or not (vCPU). */
 static u64 kvm_pmu_direct_evreg_read(struct kvm_vcpu *vcpu, unsigned int idx, bool typer)
 {
-	bool hw = vcpu->arch.pmu.direct.loaded;
-
-	if (idx == ARMV8_PMU_CYCLE_IDX) {
-		if (typer)
-			return hw ? read_pmccfiltr() : __vcpu_sys_reg(vcpu, PMCCFILTR_EL0);
-		return hw ? read_pmccntr() : __vcpu_sys_reg(vcpu, PMCCNTR_EL0);
-	}
-	if (typer)
-		return hw ? read_pmevtypern(idx) : __vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + idx);
-	return hw ? read_pmevcntrn(idx) : __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + idx);
+	if (vcpu->arch.pmu.direct.loaded)
+		return kvm_pmu_direct_hw_read(idx, typer);
+	return __vcpu_sys_reg(vcpu, kvm_pmu_direct_vreg(idx, typer));
 }
 
 static void kvm_pmu_direct_evreg_write(struct kvm_vcpu *vcpu, unsigned int idx, bool typer,
 				       u64 val)
 {
-	bool hw = vcpu->arch.pmu.direct.loaded;
-
 	if (typer)
 		val = kvm_pmu_part_typer_write(val, idx);
-	if (idx == ARMV8_PMU_CYCLE_IDX) {
-		if (!hw)
-			__vcpu_assign_sys_reg(vcpu, typer ? PMCCFILTR_EL0 : PMCCNTR_EL0, val);
-		else if (typer)
-			write_pmccfiltr(val);
-		else
-			write_pmccntr(val);
-		return;
-	}
-	if (!hw)
-		__vcpu_assign_sys_reg(vcpu, (typer ? PMEVTYPER0_EL0 : PMEVCNTR0_EL0) + idx, val);
-	else if (typer)
-		write_pmevtypern(idx, val);
+	if (vcpu->arch.pmu.direct.loaded)
+		kvm_pmu_direct_hw_write(idx, typer, val);
 	else
-		write_pmevcntrn(idx, val);
+		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(idx, typer), val);
 }
 
 /*
@@ -483,10 +512,10 @@ int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val
 	else
 		*val = kvm_pmu_direct_evreg_read(vcpu, idx, typer);
 	if (!ret && write)
-		d->irq_level = kvm_pmu_part_overflow(kvm_vcpu_read_pmcr(vcpu),
-						     __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
-						     __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-						     d->hpmn) != 0;
+		d->irq_level = kvm_pmu_part_irq_level(kvm_vcpu_read_pmcr(vcpu),
+						      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
+						      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+						      d->hpmn);
 	preempt_enable();
 	return ret;
 }

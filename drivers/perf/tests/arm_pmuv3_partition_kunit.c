@@ -585,58 +585,44 @@ static void overflow_hold_test(struct kunit *test)
 	u64 pmcr = ARMV8_PMU_PMCR_E;
 	u64 pminten = BIT_ULL(0) | BIT_ULL(2) | BIT_ULL(4) | C31;
 	u64 pmovs = BIT_ULL(0) | BIT_ULL(4);
-	u64 held = 0, clear;
 
 	/* The host's overflow is not the guest's. */
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(pmcr, pmovs, pminten, hpmn),
 			BIT_ULL(0));
 	/* PMCR_EL0.E gates the guest's interrupt request. */
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(0, pmovs, pminten, hpmn), 0ULL);
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(0, pmovs, pminten, hpmn));
 
-	clear = kvm_pmu_part_hold(&held, pmcr, pmovs, pminten, hpmn);
-	KUNIT_EXPECT_EQ(test, clear, BIT_ULL(0));
-	KUNIT_EXPECT_EQ(test, held, BIT_ULL(0));
-	pminten &= ~clear;		/* PMINTENCLR_EL1 in the hardware */
+	/*
+	 * Held: the hardware gets the guest's enables less the uncleared
+	 * overflow (and none of the host's), the virtual line is high.
+	 */
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(pminten, pmovs, hpmn),
+			BIT_ULL(2) | C31);
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, hpmn));
 
-	/* Taken again (another exit before the guest ran): nothing new. */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hold(&held, pmcr, pmovs, pminten, hpmn),
-			0ULL);
-	/* The guest still reads its enables, and its line is high. */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_pminten_view(pminten, held, hpmn),
-			BIT_ULL(0) | BIT_ULL(2) | C31);
-	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, held,
-						       hpmn));
+	/* A PMINTENSET write of the held bit does not reach the hardware. */
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(BIT_ULL(0) | BIT_ULL(1), pmovs,
+						    hpmn), BIT_ULL(1));
 
-	/* A PMINTENSET write of the held bit leaves it held, not in the hardware. */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_pminten_write(&held, BIT_ULL(0) | BIT_ULL(1),
-							 true, hpmn), BIT_ULL(1));
-	KUNIT_EXPECT_EQ(test, held, BIT_ULL(0));
-
-	/* An exit before the guest cleared it releases nothing. */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_release(&held, pmovs), 0ULL);
-	KUNIT_EXPECT_EQ(test, held, BIT_ULL(0));
-
-	/* The guest clears the overflow: released, enable set back, line low. */
+	/* The guest clears the overflow: its enable is back, the line low. */
 	pmovs &= ~BIT_ULL(0);
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_release(&held, pmovs), BIT_ULL(0));
-	KUNIT_EXPECT_EQ(test, held, 0ULL);
-	pminten |= BIT_ULL(0);
-	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, held,
-							hpmn));
-	/* Nothing held: nothing to release. */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_release(&held, pmovs), 0ULL);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(pminten, pmovs, hpmn),
+			BIT_ULL(0) | BIT_ULL(2) | C31);
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, hpmn));
+
+	/* Its enable cleared with the overflow still set: the line is low too. */
+	pmovs |= BIT_ULL(0);
+	pminten &= ~BIT_ULL(0);
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, hpmn));
 }
 
-/* PMINTENCLR_EL1 of a held bit forgets it; bits past the share are ignored. */
-static void overflow_clear_held_test(struct kunit *test)
+/* The cycle counter's overflow is the guest's too, even with no event counter. */
+static void overflow_cycle_test(struct kunit *test)
 {
-	u64 held = BIT_ULL(1) | C31;
-
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_pminten_write(&held, C31 | BIT_ULL(5),
-							 false, 3), C31);
-	KUNIT_EXPECT_EQ(test, held, BIT_ULL(1));
-	/* The cycle counter's overflow is the guest's too. */
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(ARMV8_PMU_PMCR_E, C31, C31, 0), C31);
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_irq_level(ARMV8_PMU_PMCR_E, C31, C31, 0));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(C31 | BIT_ULL(0), 0, 0), C31);
 }
 
 /* ------------------------------------------------------------------ */
@@ -688,7 +674,7 @@ static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	KUNIT_CASE(fgt_bits_test),
 	KUNIT_CASE_PARAM(switch_test, switch_set_gen_params),
 	KUNIT_CASE(overflow_hold_test),
-	KUNIT_CASE(overflow_clear_held_test),
+	KUNIT_CASE(overflow_cycle_test),
 	KUNIT_CASE(fast_path_test),
 	KUNIT_CASE(typer_write_test),
 	{}

@@ -113,8 +113,9 @@ static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 	write_sysreg(mask, pmintenclr_el1);
 	write_sysreg(mask, pmovsclr_el0);
 	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
-		__pmu_direct_sel_write(i, true,
-				       kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i), i));
+		u64 typer = __vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i);
+
+		__pmu_direct_sel_write(i, true, kvm_pmu_part_typer_write(typer, i));
 		__pmu_direct_sel_write(i, false, __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + i));
 	}
 	write_sysreg(kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMCCFILTR_EL0),
@@ -154,8 +155,8 @@ static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 	if (d->pvm)
 		__pmu_direct_pvm_load(vcpu);
 	write_sysreg(ovs, pmovsset_el0);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMINTENSET_EL1) & mask & ~ovs,
-		     pmintenset_el1);
+	write_sysreg(kvm_pmu_part_hw_inten(__vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+					   ovs, d->hpmn), pmintenset_el1);
 	write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
 	write_sysreg(__vcpu_sys_reg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
 	write_sysreg(__vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
@@ -199,10 +200,10 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 		write_sysreg(d->mdcr_host, mdcr_el2);
 	isb();
 	/* The level of the guest's interrupt, from its view (held ones included). */
-	d->irq_level = kvm_pmu_part_overflow(__vcpu_sys_reg(vcpu, PMCR_EL0),
-					     __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
-					     __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-					     d->hpmn) != 0;
+	d->irq_level = kvm_pmu_part_irq_level(__vcpu_sys_reg(vcpu, PMCR_EL0),
+					      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
+					      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+					      d->hpmn);
 }
 
 /*
@@ -377,7 +378,9 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 			*val = inten & mask;
 		} else if (sysreg == SYS_PMINTENSET_EL1) {
 			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, (inten | v) & mask);
-			write_sysreg(v & ~read_sysreg(pmovsclr_el0), pmintenset_el1);
+			write_sysreg(kvm_pmu_part_hw_inten(v, read_sysreg(pmovsclr_el0),
+							   vcpu->arch.pmu.direct.hpmn),
+				     pmintenset_el1);
 		} else {
 			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, inten & ~v & mask);
 			write_sysreg(v, pmintenclr_el1);
@@ -443,6 +446,7 @@ static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 	u32 sysreg = esr_sys64_to_sysreg(esr);
 	bool write = (esr & ESR_ELx_SYS64_ISS_DIR_MASK) == ESR_ELx_SYS64_ISS_DIR_WRITE;
 	unsigned int hpmn = vcpu->arch.pmu.direct.hpmn;
+	unsigned int idx = __pmu_direct_evreg_idx(sysreg);
 	int rt = kvm_vcpu_sys_get_rt(vcpu);
 	u64 val = write ? vcpu_get_reg(vcpu, rt) : 0;
 	unsigned int sel;
@@ -459,13 +463,10 @@ static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
 					  true, write, &val);
 	else if (__pmu_direct_is_evreg(sysreg, 8))
-		done = __pmu_direct_evreg(vcpu,
-					  kvm_pmu_part_evcntr_idx(__pmu_direct_evreg_idx(sysreg), hpmn),
+		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
 					  false, write, &val);
-	else if (__pmu_direct_is_evreg(sysreg, 12) &&
-		 __pmu_direct_evreg_idx(sysreg) != ARMV8_PMU_CYCLE_IDX)
-		done = __pmu_direct_evreg(vcpu,
-					  kvm_pmu_part_evcntr_idx(__pmu_direct_evreg_idx(sysreg), hpmn),
+	else if (__pmu_direct_is_evreg(sysreg, 12) && idx != ARMV8_PMU_CYCLE_IDX)
+		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
 					  true, write, &val);
 	else
 		done = __pmu_direct_bits(vcpu, sysreg, write, &val);
