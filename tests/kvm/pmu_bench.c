@@ -3,6 +3,7 @@
  * pmu_bench - the figures of `make bench`, counted by the PMU itself
  *
  * Usage: pmu_bench vhe|nvhe|protected[-up]  (the boot's mode)
+ *        pmu_bench loop none|trapped|direct ROUNDS  (for a profiler)
  *
  * Prints "BENCH <name> <value>" lines:
  *
@@ -259,30 +260,67 @@ static int direct_set(struct kvm_vcpu *vcpu)
 				      KVM_ARM_VCPU_PMU_V3_DIRECT, &one);
 }
 
+/* A VM for guest_code() whose vCPU has a vPMU of vm_pmu's kind (@gic: -1 if none). */
+static struct kvm_vcpu *bench_vm(struct kvm_vm **vm, int *gic)
+{
+	struct kvm_vcpu *vcpu;
+
+	*gic = -1;
+	if (vm_pmu == PMU_NONE) {
+		*vm = vm_create_with_one_vcpu(&vcpu, guest_code);
+		guest_loops_setup(*vm, vcpu);
+		return vcpu;
+	}
+	*vm = vm_create(1);
+	vcpu = add_vpmu_vcpu(*vm, guest_code, gic);
+	TEST_ASSERT((vm_pmu == PMU_TRAPPED || !direct_set(vcpu)) && !vpmu_init(vcpu),
+		    "a vCPU with a vPMU: %s", strerror(errno));
+	return vcpu;
+}
+
 /* Instructions of the measuring event over @rounds of guest_code(). */
 static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 {
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
 	uint64_t count;
+	int gic;
 
-	int gic = -1;
-
-	if (vm_pmu != PMU_NONE) {
-		vm = vm_create(1);
-		vcpu = add_vpmu_vcpu(vm, guest_code, &gic);
-		TEST_ASSERT((vm_pmu == PMU_TRAPPED || !direct_set(vcpu)) && !vpmu_init(vcpu),
-			    "a vCPU with a vPMU: %s", strerror(errno));
-	} else {
-		vm = vm_create_with_one_vcpu(&vcpu, guest_code);
-		guest_loops_setup(vm, vcpu);
-	}
+	vcpu = bench_vm(&vm, &gic);
 	vcpu_args_set(vcpu, 3, rounds, r->to_user, 1);
 	count = counted_run(vcpu, r->k, r->host_only);
 	if (gic >= 0)
 		close(gic);
 	kvm_vm_free(vm);
 	return count;
+}
+
+/*
+ * pmu_bench loop none|trapped|direct ROUNDS: only the guest's rounds of
+ * hypercalls, uncounted, for a profiler (perf record) to look at where
+ * an exit+entry's host instructions go.
+ */
+static int loop_only(const char *kind, const char *rounds)
+{
+	struct kvm_vcpu *vcpu;
+	struct kvm_vm *vm;
+	int gic;
+
+	if (!strcmp(kind, "none"))
+		vm_pmu = PMU_NONE;
+	else if (!strcmp(kind, "trapped"))
+		vm_pmu = PMU_TRAPPED;
+	else if (!strcmp(kind, "direct"))
+		vm_pmu = PMU_DIRECT;
+	else
+		TEST_FAIL("loop: none, trapped or direct, not %s", kind);
+	vcpu = bench_vm(&vm, &gic);
+	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), 0, 1);
+	run_guest(vcpu);
+	if (gic >= 0)
+		close(gic);
+	kvm_vm_free(vm);
+	return 0;
 }
 
 /*
@@ -493,8 +531,10 @@ int main(int argc, char **argv)
 	size_t len;
 	int i;
 
+	if (argc == 4 && !strcmp(argv[1], "loop"))
+		return loop_only(argv[2], argv[3]);
 	/* The boot's mode: vhe, nvhe or protected, each maybe with -up. */
-	TEST_ASSERT(argc == 2, "usage: pmu_bench vhe|nvhe|protected[-up]");
+	TEST_ASSERT(argc == 2, "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct ROUNDS");
 	len = strcspn(argv[1], "-");
 	TEST_ASSERT(!argv[1][len] || !strcmp(argv[1] + len, "-up"),
 		    "unknown mode %s", argv[1]);

@@ -104,10 +104,12 @@ static u64 kvm_pmu_hostile_seed;
 
 /*
  * What a hostile host could put there: every field random, the masks
- * including counters that do not exist, the types reserved bits.
+ * including counters that do not exist, the types reserved bits; and,
+ * for a protected VM's direct PMU, what kvm_pmu_direct_hostile() does.
  */
-static bool kvm_pmu_hostile_fill(struct kvm_pmu_events *ev)
+static bool kvm_pmu_hostile_fill(struct kvm_vcpu *vcpu)
 {
+	struct kvm_pmu_events *ev = &vcpu->arch.pmu.events;
 	struct rnd_state rnd;
 	u64 seed = READ_ONCE(kvm_pmu_hostile_seed);
 
@@ -115,6 +117,7 @@ static bool kvm_pmu_hostile_fill(struct kvm_pmu_events *ev)
 		return false;
 	prandom_seed_state(&rnd, seed + get_cycles());
 	prandom_bytes_state(&rnd, ev, sizeof(*ev));
+	kvm_pmu_direct_hostile(vcpu, prandom_u32_state(&rnd));
 	return true;
 }
 
@@ -126,7 +129,7 @@ static int __init kvm_pmu_hostile_init(void)
 }
 late_initcall(kvm_pmu_hostile_init);
 #else
-static bool kvm_pmu_hostile_fill(struct kvm_pmu_events *ev)
+static bool kvm_pmu_hostile_fill(struct kvm_vcpu *vcpu)
 {
 	return false;
 }
@@ -142,7 +145,7 @@ void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 {
 	if (!system_supports_pmuv3())
 		return;
-	if (kvm_pmu_hostile_fill(&vcpu->arch.pmu.events))
+	if (kvm_pmu_hostile_fill(vcpu))
 		return;
 	kvm_pmu_events_copy(&vcpu->arch.pmu.events,
 			    this_cpu_ptr(&kvm_pmu_cpu.events));

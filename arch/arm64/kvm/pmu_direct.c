@@ -341,6 +341,82 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	local_irq_restore(flags);
 }
 
+#ifdef CONFIG_KVM_ARM_PMU_HOSTILE_HOST_TEST
+#include <linux/debugfs.h>
+#include <linux/prandom.h>
+
+/*
+ * /sys/kernel/debug/kvm_pmu_direct_pvm_leftover: how many of a protected
+ * VM's counters the host has found holding a value or a type at vcpu_put,
+ * after the hypervisor's zeroing at the last exit.  0 is right.
+ */
+static u64 kvm_pmu_direct_pvm_leftover;
+
+static int __init kvm_pmu_direct_hostile_init(void)
+{
+	debugfs_create_u64("kvm_pmu_direct_pvm_leftover", 0400, NULL,
+			   &kvm_pmu_direct_pvm_leftover);
+	return 0;
+}
+late_initcall(kvm_pmu_direct_hostile_init);
+
+/* The counters a protected VM had: its share as the VM was made, not d->hpmn. */
+static unsigned long kvm_pmu_direct_pvm_mask(struct kvm_vcpu *vcpu)
+{
+	return kvm_pmu_part_guest_mask(vcpu->kvm->arch.nr_pmu_counters);
+}
+
+static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
+{
+	unsigned long mask = kvm_pmu_direct_pvm_mask(vcpu);
+	unsigned int i;
+
+	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1)
+		if (kvm_pmu_direct_hw_read(i, true) || kvm_pmu_direct_hw_read(i, false))
+			kvm_pmu_direct_pvm_leftover++;
+}
+
+/*
+ * The hostile host test hook (kvm_pmu_hostile_host, arch/arm64/kvm/pmu.c)
+ * for a protected VM's direct vCPU, before every run but its first (at
+ * the first a host may choose anything, no PMU included): change the
+ * choice the hypervisor took at the first run (share, trap profile,
+ * fine-grained traps), drop the PMU traps from the VM's MDCR_EL2, and
+ * leave interrupt enables, overflow flags, values and types on the VM's
+ * counters.  None of it may reach the VM, nor show the host its values.
+ * No counter enables: the hypervisor's confidential plan would turn
+ * such counters back on at exit, as the host's own.
+ */
+void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	unsigned long mask = kvm_pmu_direct_pvm_mask(vcpu);
+	struct rnd_state rnd;
+	unsigned int i;
+
+	if (!kvm_vcpu_pmu_is_direct(vcpu) || !kvm_vm_is_protected(vcpu->kvm) ||
+	    !vcpu->stat.exits)
+		return;
+	prandom_seed_state(&rnd, seed);
+	d->hpmn = prandom_u32_state(&rnd);
+	d->virt_e = prandom_u32_state(&rnd) & 1;
+	prandom_bytes_state(&rnd, &d->hdfgrtr, sizeof(d->hdfgrtr));
+	prandom_bytes_state(&rnd, &d->hdfgwtr, sizeof(d->hdfgwtr));
+	vcpu->arch.mdcr_el2 &= ~(KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR);
+	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1) {
+		u64 val;
+
+		kvm_pmu_direct_hw_write(i, true, prandom_u32_state(&rnd));
+		prandom_bytes_state(&rnd, &val, sizeof(val));
+		kvm_pmu_direct_hw_write(i, false, val);
+	}
+	write_sysreg(mask, pmintenset_el1);
+	write_sysreg(mask, pmovsset_el0);
+}
+#else
+static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu) {}
+#endif
+
 /* vcpu_put: save the guest's counters, then give them back to the host. */
 void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
 {
@@ -352,6 +428,8 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
 	local_irq_save(flags);
 	if (!kvm_vm_is_protected(vcpu->kvm))
 		kvm_pmu_direct_read_counters(vcpu);
+	else
+		kvm_pmu_direct_pvm_observe(vcpu);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, 0);
 	d->loaded = false;
 	local_irq_restore(flags);
@@ -517,5 +595,8 @@ int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val
 						      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
 						      d->hpmn);
 	preempt_enable();
+	/* No flush before the next entry gives it (kvm_pmu_flush_hwstate()). */
+	if (!ret && write)
+		kvm_pmu_sync_hwstate(vcpu);
 	return ret;
 }

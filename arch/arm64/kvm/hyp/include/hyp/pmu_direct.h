@@ -207,6 +207,36 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 }
 
 /*
+ * A protected VM's first run: the partition's traps from the hypervisor's
+ * own reading of the PMU (the same pure functions the host's decision
+ * uses, on this CPU's ID registers and PMCR_EL0.N = @n), not from the
+ * host.  A host that dropped a trap could otherwise, on a PMU that does
+ * not enforce HPMN, let the VM's PMCR_EL0 or PMCNTEN writes start the
+ * host's own counters while the VM runs, and read its execution in them.
+ * A PMU whose traps would need MDCR_EL2.TPM gives the VM no PMU.
+ */
+static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int n)
+{
+	struct kvm_pmu_part_traps traps;
+	struct kvm_pmu_part_caps caps;
+	struct kvm_pmu_part_fgt fgt;
+
+	kvm_pmu_part_caps_from(&caps, read_sysreg(id_aa64dfr0_el1),
+			       read_sysreg_s(SYS_ID_AA64DFR1_EL1),
+			       read_sysreg(id_aa64mmfr0_el1), read_sysreg(midr_el1), n,
+			       KVM_PMU_PART_GUARD_AUTO);
+	traps = kvm_pmu_part_traps(&caps, false, true);
+	if (kvm_pmu_part_need_tpm(&caps, &traps)) {
+		d->enabled = false;
+		return;
+	}
+	kvm_pmu_part_fgt(&traps, &fgt);
+	d->hdfgrtr = fgt.hdfgrtr;
+	d->hdfgwtr = fgt.hdfgwtr;
+	d->virt_e = !caps.hpmn_enforced;
+}
+
+/*
  * Protected mode, at every run (flush_hyp_vcpu()): the hypervisor's vCPU
  * takes the host's choice, which the host must not be able to turn
  * against EL2 or a protected VM.  The share is clamped to the counters
@@ -219,13 +249,12 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
  * A protected VM (@protected_vm, the hypervisor's word) keeps the
  * choice it first ran with: the host can neither take its PMU away nor
  * change its share under it.  Its counters are switched at EL2 (d->pvm),
- * and its PMU registers stay in the hypervisor's vCPU.  Its traps are
- * the host's (MDCR_EL2.TPM/TPMCR and the partition's fine-grained ones,
- * which pKVM does not load from the host for a protected VM): fewer
- * traps can only open the host's counters to the VM, more only UNDEF
- * its accesses, and neither shows the host the VM's values.  A
- * protected VM without the direct PMU gets every PMU access trapped
- * (and UNDEFed by pKVM): the host's counters are not its to reach.
+ * and its PMU registers stay in the hypervisor's vCPU.  Its partition
+ * traps (the fine-grained ones, and MDCR_EL2.TPMCR where the PMU does not
+ * enforce HPMN) are the hypervisor's own, from its own reading of the
+ * PMU (__pmu_direct_pvm_traps()), forced at every run.  A protected VM
+ * without the direct PMU gets every PMU access trapped (and UNDEFed by
+ * pKVM): the host's counters are not its to reach.
  */
 static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 					   const struct kvm_vcpu *host_vcpu,
@@ -245,6 +274,8 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 		d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
 		d->virt_e = READ_ONCE(h->virt_e);
 		d->pmuv3p5 = true;
+		if (protected_vm && d->enabled)
+			__pmu_direct_pvm_traps(d, n);
 	}
 	if (!d->enabled) {
 		if (protected_vm)
@@ -255,11 +286,13 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 	vcpu->arch.mdcr_el2 |= FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, d->hpmn) |
 			       KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD;
 	if (protected_vm) {
-		/* pKVM loads a non-protected vCPU's traps from the host, not these. */
+		/* The hypervisor's own traps (__pmu_direct_pvm_traps()). */
 		*vcpu_fgt(vcpu, HDFGRTR_EL2) &= ~KVM_PMU_PART_HDFGRTR_MASK;
-		*vcpu_fgt(vcpu, HDFGRTR_EL2) |= READ_ONCE(h->hdfgrtr) & KVM_PMU_PART_HDFGRTR_MASK;
+		*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) &= ~KVM_PMU_PART_HDFGWTR_MASK;
-		*vcpu_fgt(vcpu, HDFGWTR_EL2) |= READ_ONCE(h->hdfgwtr) & KVM_PMU_PART_HDFGWTR_MASK;
+		*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
+		if (d->virt_e)
+			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
 	}
 }
 
