@@ -3,9 +3,10 @@
 #
 # Cross-build, statically, the base tree's KVM selftests library with the
 # base's own tests for what we touch (SELFTESTS: the PMU, the hypercalls
-# and their firmware registers, the SMCCC filter), and our KVM test
+# and their firmware registers, the SMCCC filter, the vGIC's interrupt
+# injection and its initialisation), and our KVM test
 # programs (tests/kvm/*.c) on top of the library.  Output: $BUILD/kvm-bin/
-# (the base's tests keep their names; mk/kvm-selftests.list names them).
+# (the base's tests keep their names).
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
@@ -16,7 +17,7 @@ HDR=$BUILD/kvm-hdr
 OUT=$BUILD/kvm-selftests
 BIN=$BUILD/kvm-bin
 KST=$SRC/tools/testing/selftests/kvm
-SELFTESTS="vpmu_counter_access hypercalls smccc_filter get-reg-list"
+SELFTESTS="vpmu_counter_access hypercalls smccc_filter get-reg-list vgic_irq vgic_init"
 # The arm64 directory is aarch64/ up to 6.13.
 A=arm64
 [ -d "$KST/$A" ] || A=aarch64

@@ -29,17 +29,27 @@
  * @virt_e:    the guest's PMCR_EL0.E is kept in the vCPU, the hardware's
  *             is 1 (the guarded profile: hyp/pmu_direct.h says why)
  * @hpmn:      its share: MDCR_EL2.HPMN, and PMCR_EL0.N as it reads it
+ * @mask:      its counters, kvm_pmu_part_guest_mask(@hpmn), set with it
+ *             (EL2 needs it at every entry and exit)
  * @mdcr:      the MDCR_EL2 PMU fields of the partition
  * @mdcr_host: VHE: the MDCR_EL2 the host runs with while the vCPU is
  *             loaded (HPMN = N), written back at every exit
  * @pmcr_host: the host's PMCR_EL0, saved at entry, written back at exit
- * @pmuserenr_host: the same for PMUSERENR_EL0
  * @hdfgrtr, @hdfgwtr: the fine-grained traps the partition adds
  * @vacate:    the counters host events must leave while it is loaded
  * @irq_level: the guest's PMU interrupt as EL2 left it at the last exit
  *             (PMCR_EL0.E, PMOVS and PMINTEN as the guest sees them),
- *             what KVM gives the vGIC; in protected mode the hypervisor
- *             copies it into the host's vCPU after every run
+ *             or as vcpu_load finds it in the vCPU's registers (not a
+ *             protected VM's); what KVM gives the vGIC.  In protected
+ *             mode the hypervisor copies it into the host's vCPU after
+ *             every run
+ * @irq_given: the level KVM last gave the vGIC for that interrupt since
+ *             vcpu_load, or KVM_PMU_DIRECT_IRQ_UNKNOWN: at vcpu_load and
+ *             vcpu_put (user space may restore the vGIC's line level
+ *             while the vCPU is not loaded, never while it is, see
+ *             kvm_vgic_owned_ppi_level()).  vcpu_load gives the vGIC
+ *             @irq_level, and after an exit kvm_pmu_sync_hwstate()
+ *             leaves the vGIC alone while @irq_level is this.
  */
 struct kvm_pmu_direct {
 	bool enabled;
@@ -49,15 +59,18 @@ struct kvm_pmu_direct {
 	bool pvm;
 	bool virt_e;
 	bool irq_level;
+	u8 irq_given;
 	u8 hpmn;
+	u64 mask;
 	u64 mdcr;
 	u64 mdcr_host;
 	u64 pmcr_host;
-	u64 pmuserenr_host;
 	u64 hdfgrtr;
 	u64 hdfgwtr;
 	u64 vacate;
 };
+
+#define KVM_PMU_DIRECT_IRQ_UNKNOWN	0xff
 
 /* KVM_ARM_VCPU_PMU_V3_CTRL attribute: see Documentation/virt/kvm/devices/vcpu.rst */
 #define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100

@@ -214,12 +214,9 @@ static inline int kvm_pmu_part_size(const struct kvm_pmu_part_caps *caps,
  */
 static inline u64 kvm_pmu_part_guest_mask(unsigned int hpmn)
 {
-	u64 mask = BIT_ULL(ARMV8_PMU_CYCLE_IDX);
-
-	if (hpmn)
-		mask |= GENMASK_ULL(min_t(unsigned int, hpmn,
-					  ARMV8_PMU_MAX_GENERAL_COUNTERS) - 1, 0);
-	return mask;
+	/* Without a branch: EL2 computes it at every entry and exit. */
+	hpmn = min_t(unsigned int, hpmn, ARMV8_PMU_MAX_GENERAL_COUNTERS);
+	return (BIT_ULL(hpmn) - 1) | BIT_ULL(ARMV8_PMU_CYCLE_IDX);
 }
 
 /*
@@ -601,13 +598,16 @@ static inline u32 kvm_pmu_part_switch_set(enum armv8pmu_host_mode mode,
  * The guest overflows that raise the PMU interrupt: for counters below
  * HPMN and the cycle counter the request is PMCR_EL0.E && PMINTEN[n] &&
  * PMOVS[n] (Arm ARM D13.3, "Generating overflow interrupt requests").
+ * @guest is the guest's counters, kvm_pmu_part_guest_mask() of its share
+ * (here and below: EL2 keeps it, rather than compute it at every entry
+ * and exit).
  */
 static inline u64 kvm_pmu_part_overflow(u64 pmcr, u64 pmovs, u64 pminten,
-					unsigned int hpmn)
+					u64 guest)
 {
 	if (!(pmcr & ARMV8_PMU_PMCR_E))
 		return 0;
-	return pmovs & pminten & kvm_pmu_part_guest_mask(hpmn);
+	return pmovs & pminten & guest;
 }
 
 /*
@@ -625,10 +625,9 @@ static inline u64 kvm_pmu_part_overflow(u64 pmcr, u64 pmovs, u64 pminten,
  * Return: PMINTENSET_EL1 for the hardware while the guest runs, from
  * the guest's enables @pminten and overflow flags @pmovs.
  */
-static inline u64 kvm_pmu_part_hw_inten(u64 pminten, u64 pmovs,
-					unsigned int hpmn)
+static inline u64 kvm_pmu_part_hw_inten(u64 pminten, u64 pmovs, u64 guest)
 {
-	return pminten & ~pmovs & kvm_pmu_part_guest_mask(hpmn);
+	return pminten & ~pmovs & guest;
 }
 
 /*
@@ -639,9 +638,9 @@ static inline u64 kvm_pmu_part_hw_inten(u64 pminten, u64 pmovs,
  * interrupt.
  */
 static inline bool kvm_pmu_part_irq_level(u64 pmcr, u64 pmovs, u64 pminten,
-					  unsigned int hpmn)
+					  u64 guest)
 {
-	return kvm_pmu_part_overflow(pmcr, pmovs, pminten, hpmn) != 0;
+	return kvm_pmu_part_overflow(pmcr, pmovs, pminten, guest) != 0;
 }
 
 /*

@@ -52,6 +52,15 @@
  *    and written by SET the same by MRS; a PMSWINC_EL0 SET increments
  *    a SW_INCR counter by one, as the guest's own write does.  The same
  *    guest on a trapped vCPU must see the same.
+ *  - service_irq_line: with the PMU interrupt pending (the cycle
+ *    counter's overflow, its interrupt enabled, PMCR_EL0.E set; guest
+ *    interrupts masked, PPI 23 enabled), a perf-register SET that clears
+ *    the overflow lowers the line the guest's GIC shows (ICC_HPPIR1_EL1)
+ *    before any further exit, as on a trapped vCPU;
+ *  - restored_irq_line: with the overflow still set, user space lowers
+ *    the vGIC's line (KVM_DEV_ARM_VGIC_GRP_LEVEL_INFO) while the vCPU is
+ *    out: from the next entry on the guest sees it raised again, as on a
+ *    trapped vCPU (KVM must not trust what it gave the vGIC before).
  *
  * The direct PMU exists on VHE, nVHE and protected-mode hosts (for the
  * non-protected VMs this test makes) with FEAT_FGT; CPUs without
@@ -121,6 +130,7 @@ static const char *const checks[] = {
 	"self_count_el0_exact", "self_count_el1", "self_count_both",
 	"self_count_cycles", "pmu_access_no_exit", "host_counters_untouched",
 	"split_exact", "fresh_vm_reset", "nr_counters", "service_same_values",
+	"service_irq_line", "restored_irq_line",
 };
 
 /* ---- guest ---------------------------------------------------------------- */
@@ -596,6 +606,53 @@ static void guest_service(void)
 	after = read_sysreg(pmevcntr1_el0);
 	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
 	rep.v[4] = after - before;
+	GUEST_DONE();
+}
+
+#define PMU_PPI		23
+#define INTID_NONE	1023	/* ICC_HPPIR1_EL1 with nothing pending */
+
+/* The interrupt the guest's GIC has pending (its interrupts are masked). */
+static uint64_t pending_intid(void)
+{
+	return read_sysreg_s(SYS_ICC_HPPIR1_EL1) & GENMASK(23, 0);
+}
+
+/*
+ * The PMU interrupt's line as the guest sees it, in rep.v[]: [0] raised
+ * by an overflow, [1] after a SET that clears it, with no exit since,
+ * [2] raised again, [3] after user space lowered the vGIC's line (at
+ * the GUEST_SYNC), with no exit since the entry, [4] after one more exit.
+ */
+static void guest_irq_line(void)
+{
+	uint64_t got;
+
+	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
+	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
+	/* KVM resets these to an UNKNOWN pattern: only the cycle counter's bits. */
+	write_sysreg(~0UL, pmcntenclr_el0);
+	write_sysreg(~0UL, pmintenclr_el1);
+	write_sysreg(~0UL, pmovsclr_el0);
+	write_sysreg(CYCLE_BIT, pmintenset_el1);
+	write_sysreg(CYCLE_BIT, pmovsset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	svc_call(VERSION, 0, 0, &got);
+	rep.v[0] = pending_intid();
+	svc_call(SET, ID_PMOVSCLR, CYCLE_BIT, &got);
+	rep.v[1] = pending_intid();
+	write_sysreg(CYCLE_BIT, pmovsset_el0);
+	isb();
+	svc_call(VERSION, 0, 0, &got);
+	rep.v[2] = pending_intid();
+	GUEST_SYNC(0);
+	rep.v[3] = pending_intid();
+	svc_call(VERSION, 0, 0, &got);
+	rep.v[4] = pending_intid();
+	write_sysreg(CYCLE_BIT, pmovsclr_el0);
+	write_sysreg(0, pmcr_el0);
+	isb();
 	GUEST_DONE();
 }
 
@@ -1240,6 +1297,60 @@ static void check_service(void)
 	      trap.v[3], SVC_NR, dir.v[4], trap.v[4]);
 }
 
+/* vCPU 0's GICR_ISENABLER0 (its SGI frame), as KVM_DEV_ARM_VGIC_GRP_REDIST_REGS names it. */
+#define GICR_SGI_ISENABLER0	(0x10000 + 0x0100)
+/* GICD_CTLR, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, and its EnableGrp1 (ARE set) */
+#define GICD_CTLR_OFF		0
+#define GICD_CTLR_G1		1
+
+/* Set (@set) or clear bit @bit of a vGIC register of vCPU 0 through its uaccess. */
+static void vgic_bit(int gic_fd, uint32_t group, uint64_t attr, unsigned int bit, bool set)
+{
+	uint64_t val;
+
+	kvm_device_attr_get(gic_fd, group, attr, &val);
+	val = set ? val | BIT(bit) : val & ~BIT(bit);
+	kvm_device_attr_set(gic_fd, group, attr, &val);
+}
+
+/* guest_irq_line() on a direct (@direct) or trapped vCPU: its rep.v[]. */
+static void irq_line_run(int direct, struct report *r)
+{
+	struct ucall uc;
+	struct dvm d;
+
+	dvm_new(&d, guest_irq_line, direct);
+	vcpu_set_reg(d.vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
+	/* The distributor's group 1 and the PPI on, as a guest's GIC driver would have them. */
+	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_CTLR_OFF, GICD_CTLR_G1, true);
+	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_SGI_ISENABLER0, PMU_PPI,
+		 true);
+	run_until(d.vcpu, UCALL_SYNC, &uc);
+	/* LEVEL_INFO of INTIDs 0-31: the line levels of vCPU 0's PPIs. */
+	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_LEVEL_INFO, 0, PMU_PPI, false);
+	dvm_run_report(&d, r);
+	dvm_free(&d);
+}
+
+static void check_irq_line(void)
+{
+	struct report dir, trap;
+	bool svc, restored;
+
+	irq_line_run(1, &dir);
+	irq_line_run(0, &trap);
+	svc = dir.v[0] == PMU_PPI && dir.v[1] == INTID_NONE &&
+	      trap.v[0] == PMU_PPI && trap.v[1] == INTID_NONE;
+	restored = dir.v[2] == PMU_PPI && dir.v[3] == PMU_PPI && dir.v[4] == PMU_PPI &&
+		   trap.v[2] == PMU_PPI && trap.v[3] == PMU_PPI && trap.v[4] == PMU_PPI;
+	check(svc, "service_irq_line",
+	      "pending INTID with the overflow, then after the SET that clears it: direct %lu, %lu; trapped %lu, %lu (want %d, %d)",
+	      dir.v[0], dir.v[1], trap.v[0], trap.v[1], PMU_PPI, INTID_NONE);
+	check(restored, "restored_irq_line",
+	      "pending INTID with the overflow, after user space lowered the line, after an exit: direct %lu, %lu, %lu; trapped %lu, %lu, %lu (want %d each)",
+	      dir.v[2], dir.v[3], dir.v[4], trap.v[2], trap.v[3], trap.v[4], PMU_PPI);
+}
+
 int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
@@ -1269,6 +1380,7 @@ int main(int argc, char **argv)
 	check_fresh(share);
 	check_nr_counters(host_n, share);
 	check_service();
+	check_irq_line();
 
 	printf("pmu_direct: %d failed\n", failures);
 	return failures ? 1 : 0;

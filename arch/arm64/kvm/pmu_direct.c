@@ -218,6 +218,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 
 	kvm->arch.nr_pmu_counters = hpmn;
 	d->hpmn = hpmn;
+	d->mask = kvm_pmu_part_guest_mask(hpmn);
 	d->vacate = kvm_pmu_part_vacate_mask(&caps, hpmn);
 	d->pmuv3p5 = kvm_has_feat(kvm, ID_AA64DFR0_EL1, PMUVer, V3P5);
 	d->mdcr = kvm_pmu_part_mdcr(&caps, hpmn, false);
@@ -228,6 +229,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	d->hdfgrtr = fgt.hdfgrtr;
 	d->hdfgwtr = fgt.hdfgwtr;
 	kvm_vgic_set_irq_ops(vcpu, vcpu->arch.pmu.irq_num, &kvm_pmu_direct_irq_ops);
+	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	d->enabled = true;
 	return 0;
 }
@@ -329,6 +331,17 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	if (!kvm_vcpu_pmu_is_direct(vcpu) || d->loaded)
 		return;
 
+	/*
+	 * The interrupt's level from the registers, which user space may
+	 * have set since the last exit, but for a protected VM's, which are
+	 * the hypervisor's (the level is its, from the last exit).
+	 */
+	if (!kvm_vm_is_protected(vcpu->kvm))
+		d->irq_level = kvm_pmu_part_irq_level(kvm_vcpu_read_pmcr(vcpu),
+						      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
+						      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+						      d->mask);
+	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	local_irq_save(flags);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, d->vacate);
 	write_sysreg(mask, pmcntenclr_el0);
@@ -339,6 +352,14 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 		kvm_pmu_direct_write_counters(vcpu);
 	d->loaded = true;
 	local_irq_restore(flags);
+	/*
+	 * The vGIC gets it now: no entry looks (kvm_pmu_flush_hwstate()),
+	 * and user space may have set the vGIC's line too.  Not before the
+	 * vGIC is initialised, which could sleep here (vgic_lazy_init()):
+	 * its line is low then, and the first exit gives it the level.
+	 */
+	if (vgic_initialized(vcpu->kvm))
+		kvm_pmu_sync_hwstate(vcpu);
 }
 
 #ifdef CONFIG_KVM_ARM_PMU_HOSTILE_HOST_TEST
@@ -380,7 +401,7 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
  * The hostile host test hook (kvm_pmu_hostile_host, arch/arm64/kvm/pmu.c)
  * for a protected VM's direct vCPU, before every run but its first (at
  * the first a host may choose anything, no PMU included): change the
- * choice the hypervisor took at the first run (share, trap profile,
+ * choice the hypervisor took at the first run (share and its mask, trap profile,
  * fine-grained traps), drop the PMU traps from the VM's MDCR_EL2, and
  * leave interrupt enables, overflow flags, values and types on the VM's
  * counters.  None of it may reach the VM, nor show the host its values.
@@ -399,6 +420,7 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 		return;
 	prandom_seed_state(&rnd, seed);
 	d->hpmn = prandom_u32_state(&rnd);
+	prandom_bytes_state(&rnd, &d->mask, sizeof(d->mask));
 	d->virt_e = prandom_u32_state(&rnd) & 1;
 	prandom_bytes_state(&rnd, &d->hdfgrtr, sizeof(d->hdfgrtr));
 	prandom_bytes_state(&rnd, &d->hdfgwtr, sizeof(d->hdfgwtr));
@@ -432,6 +454,7 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
 		kvm_pmu_direct_pvm_observe(vcpu);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, 0);
 	d->loaded = false;
+	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	local_irq_restore(flags);
 }
 
@@ -593,7 +616,7 @@ int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val
 		d->irq_level = kvm_pmu_part_irq_level(kvm_vcpu_read_pmcr(vcpu),
 						      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
 						      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-						      d->hpmn);
+						      d->mask);
 	preempt_enable();
 	/* No flush before the next entry gives it (kvm_pmu_flush_hwstate()). */
 	if (!ret && write)

@@ -162,7 +162,11 @@ static void masks_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guest_mask(0), C31);
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guest_mask(3), 0x7ULL | C31);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guest_mask(1), 0x1ULL | C31);
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guest_mask(31), GENMASK_ULL(31, 0));
+	/* Clamped to the counters PMUv3 can have (an HPMN from elsewhere). */
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guest_mask(32), GENMASK_ULL(31, 0));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guest_mask(255), GENMASK_ULL(31, 0));
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_host_mask(&caps, 3), 0x38ULL);
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_host_mask(&caps, 0), 0x3fULL);
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_host_mask(&caps, 6), 0ULL);
@@ -581,48 +585,50 @@ static void switch_test(struct kunit *test)
  */
 static void overflow_hold_test(struct kunit *test)
 {
-	const unsigned int hpmn = 3;
+	const u64 guest = kvm_pmu_part_guest_mask(3);
 	u64 pmcr = ARMV8_PMU_PMCR_E;
 	u64 pminten = BIT_ULL(0) | BIT_ULL(2) | BIT_ULL(4) | C31;
 	u64 pmovs = BIT_ULL(0) | BIT_ULL(4);
 
 	/* The host's overflow is not the guest's. */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(pmcr, pmovs, pminten, hpmn),
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(pmcr, pmovs, pminten, guest),
 			BIT_ULL(0));
 	/* PMCR_EL0.E gates the guest's interrupt request. */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(0, pmovs, pminten, hpmn), 0ULL);
-	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(0, pmovs, pminten, hpmn));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(0, pmovs, pminten, guest), 0ULL);
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(0, pmovs, pminten, guest));
 
 	/*
 	 * Held: the hardware gets the guest's enables less the uncleared
 	 * overflow (and none of the host's), the virtual line is high.
 	 */
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(pminten, pmovs, hpmn),
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(pminten, pmovs, guest),
 			BIT_ULL(2) | C31);
-	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, hpmn));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, guest));
 
 	/* A PMINTENSET write of the held bit does not reach the hardware. */
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(BIT_ULL(0) | BIT_ULL(1), pmovs,
-						    hpmn), BIT_ULL(1));
+						    guest), BIT_ULL(1));
 
 	/* The guest clears the overflow: its enable is back, the line low. */
 	pmovs &= ~BIT_ULL(0);
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(pminten, pmovs, hpmn),
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(pminten, pmovs, guest),
 			BIT_ULL(0) | BIT_ULL(2) | C31);
-	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, hpmn));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, guest));
 
 	/* Its enable cleared with the overflow still set: the line is low too. */
 	pmovs |= BIT_ULL(0);
 	pminten &= ~BIT_ULL(0);
-	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, hpmn));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_irq_level(pmcr, pmovs, pminten, guest));
 }
 
 /* The cycle counter's overflow is the guest's too, even with no event counter. */
 static void overflow_cycle_test(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(ARMV8_PMU_PMCR_E, C31, C31, 0), C31);
-	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_irq_level(ARMV8_PMU_PMCR_E, C31, C31, 0));
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(C31 | BIT_ULL(0), 0, 0), C31);
+	const u64 cycle_only = kvm_pmu_part_guest_mask(0);
+
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_overflow(ARMV8_PMU_PMCR_E, C31, C31, cycle_only), C31);
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_irq_level(ARMV8_PMU_PMCR_E, C31, C31, cycle_only));
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_hw_inten(C31 | BIT_ULL(0), 0, cycle_only), C31);
 }
 
 /* ------------------------------------------------------------------ */

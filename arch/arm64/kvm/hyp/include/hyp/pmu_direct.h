@@ -36,10 +36,23 @@
 
 #define __PMU_DIRECT_SEL	GENMASK(4, 0)	/* PMSELR_EL0.SEL */
 
+/* The guest's counters (kvm_pmu_part_guest_mask() of its share). */
 static __always_inline u64 __pmu_direct_mask(struct kvm_vcpu *vcpu)
 {
-	return kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn);
+	return vcpu->arch.pmu.direct.mask;
 }
+
+/*
+ * A PMU register of the vCPU, on the paths of every entry and exit.  None
+ * of them is VNCR-backed, so it is the plain array: __vcpu_sys_reg() adds
+ * a nested-virt check to every access (an alternative, and a call of
+ * vcpu_has_nv() where the compiler keeps that out of line).
+ */
+#define __pmu_direct_vreg(vcpu, r)					\
+	(*({								\
+		BUILD_BUG_ON((r) >= __VNCR_START__);			\
+		&(vcpu)->arch.ctxt.sys_regs[(r)];			\
+	}))
 
 /*
  * The guarded profile (a PMU that does not enforce HPMN: QEMU 10) keeps
@@ -50,14 +63,15 @@ static __always_inline u64 __pmu_direct_mask(struct kvm_vcpu *vcpu)
  * PMCR_EL0.E is set, for the host's counters too, where the Arm ARM
  * gates those by MDCR_EL2.HPME: with the guest's E in the hardware, a
  * host sampling a guest whose PMU is idle got nearly no samples.
- * Return: the guest's counter enables as the hardware must have them.
+ * Return: the guest's counter enables (@mask: its counters) as the
+ * hardware must have them.
  */
-static inline u64 __pmu_direct_hw_cnten(struct kvm_vcpu *vcpu)
+static __always_inline u64 __pmu_direct_hw_cnten(struct kvm_vcpu *vcpu, u64 mask)
 {
-	u64 cnten = __vcpu_sys_reg(vcpu, PMCNTENSET_EL0) & __pmu_direct_mask(vcpu);
+	u64 cnten = __pmu_direct_vreg(vcpu, PMCNTENSET_EL0) & mask;
 
 	if (vcpu->arch.pmu.direct.virt_e &&
-	    !(__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_E))
+	    !(__pmu_direct_vreg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_E))
 		return 0;
 	return cnten;
 }
@@ -142,27 +156,26 @@ static inline void __pmu_direct_pvm_save_scrub(struct kvm_vcpu *vcpu)
 static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	u64 mask = __pmu_direct_mask(vcpu);
-	u64 ovs = __vcpu_sys_reg(vcpu, PMOVSSET_EL0) & mask;
+	u64 mask = d->mask;
+	u64 ovs = __pmu_direct_vreg(vcpu, PMOVSSET_EL0) & mask;
 
 	/* nVHE wrote vcpu->arch.mdcr_el2 already, in __activate_traps(). */
 	if (has_vhe())
 		write_sysreg(vcpu->arch.mdcr_el2, mdcr_el2);
 	d->pmcr_host = read_sysreg(pmcr_el0);
-	d->pmuserenr_host = read_sysreg(pmuserenr_el0);
 	/* The guest's counters must count under its MDCR_EL2 only. */
 	isb();
 	if (d->pvm)
 		__pmu_direct_pvm_load(vcpu);
 	write_sysreg(ovs, pmovsset_el0);
-	write_sysreg(kvm_pmu_part_hw_inten(__vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-					   ovs, d->hpmn), pmintenset_el1);
-	write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
-	write_sysreg(__vcpu_sys_reg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
+	write_sysreg(kvm_pmu_part_hw_inten(__pmu_direct_vreg(vcpu, PMINTENSET_EL1), ovs, mask),
+		     pmintenset_el1);
+	write_sysreg(__pmu_direct_hw_cnten(vcpu, mask), pmcntenset_el0);
+	write_sysreg(__pmu_direct_vreg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
+	write_sysreg(__pmu_direct_vreg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
 		     pmuserenr_el0);
 	/* P and C reset counters when written: never from memory (userspace may set them). */
-	write_sysreg((__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK &
+	write_sysreg((__pmu_direct_vreg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_MASK &
 		      ~(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C)) |
 		     (d->virt_e ? ARMV8_PMU_PMCR_E : 0), pmcr_el0);
 }
@@ -170,14 +183,14 @@ static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	u64 mask = __pmu_direct_mask(vcpu);
+	u64 mask = d->mask;
+	u64 pmcr, ovs;
 
 	/* Stop the guest's counters first, then take the rest out. */
 	/* Virtual E: PMCNTEN and PMCR_EL0 trapped, and the vCPU has them. */
 	if (!d->virt_e) {
-		__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0,
-				      read_sysreg(pmcntenset_el0) & mask);
-		__vcpu_assign_sys_reg(vcpu, PMCR_EL0, read_sysreg(pmcr_el0));
+		__pmu_direct_vreg(vcpu, PMCNTENSET_EL0) = read_sysreg(pmcntenset_el0) & mask;
+		__pmu_direct_vreg(vcpu, PMCR_EL0) = read_sysreg(pmcr_el0);
 	}
 	write_sysreg(mask, pmcntenclr_el0);
 	if (d->pvm)
@@ -189,21 +202,26 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 	 * writes, so a host overflow that came while the guest's E was 0
 	 * is raised here, at the latest (pmu-direct.rst, "Known limits").
 	 */
-	__vcpu_assign_sys_reg(vcpu, PMOVSSET_EL0, read_sysreg(pmovsclr_el0) & mask);
+	ovs = read_sysreg(pmovsclr_el0) & mask;
 	write_sysreg(mask, pmovsclr_el0);
 	write_sysreg(mask, pmintenclr_el1);
-	__vcpu_assign_sys_reg(vcpu, PMSELR_EL0, read_sysreg(pmselr_el0));
-	__vcpu_assign_sys_reg(vcpu, PMUSERENR_EL0, read_sysreg(pmuserenr_el0));
-	write_sysreg(d->pmuserenr_host, pmuserenr_el0);
+	__pmu_direct_vreg(vcpu, PMOVSSET_EL0) = ovs;
+	__pmu_direct_vreg(vcpu, PMSELR_EL0) = read_sysreg(pmselr_el0);
+	__pmu_direct_vreg(vcpu, PMUSERENR_EL0) = read_sysreg(pmuserenr_el0);
+	/*
+	 * What __activate_traps_common() left there (VHE: at vcpu_load;
+	 * nVHE: just before __pmu_direct_to_guest()), and what
+	 * __deactivate_traps_common() replaces with the host's own.
+	 */
+	write_sysreg(ARMV8_PMU_USERENR_MASK, pmuserenr_el0);
 	/* nVHE writes the host's MDCR_EL2 back in __deactivate_traps(). */
 	if (has_vhe())
 		write_sysreg(d->mdcr_host, mdcr_el2);
 	isb();
 	/* The level of the guest's interrupt, from its view (held ones included). */
-	d->irq_level = kvm_pmu_part_irq_level(__vcpu_sys_reg(vcpu, PMCR_EL0),
-					      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
-					      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-					      d->hpmn);
+	pmcr = __pmu_direct_vreg(vcpu, PMCR_EL0);
+	d->irq_level = kvm_pmu_part_irq_level(pmcr, ovs,
+					      __pmu_direct_vreg(vcpu, PMINTENSET_EL1), mask);
 }
 
 /*
@@ -272,6 +290,7 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 			     kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
 			     KVM_PMU_PART_PMUVER_V3P5;
 		d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
+		d->mask = kvm_pmu_part_guest_mask(d->hpmn);
 		d->virt_e = READ_ONCE(h->virt_e);
 		d->pmuv3p5 = true;
 		if (protected_vm && d->enabled)
@@ -395,7 +414,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 			cnten = sysreg == SYS_PMCNTENSET_EL0 ? cnten | v : cnten & ~v;
 			__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0, cnten);
 			write_sysreg(mask, pmcntenclr_el0);
-			write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
+			write_sysreg(__pmu_direct_hw_cnten(vcpu, mask), pmcntenset_el0);
 			return true;
 		}
 		if (!write)
@@ -411,8 +430,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 			*val = inten & mask;
 		} else if (sysreg == SYS_PMINTENSET_EL1) {
 			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, (inten | v) & mask);
-			write_sysreg(kvm_pmu_part_hw_inten(v, read_sysreg(pmovsclr_el0),
-							   vcpu->arch.pmu.direct.hpmn),
+			write_sysreg(kvm_pmu_part_hw_inten(v, read_sysreg(pmovsclr_el0), mask),
 				     pmintenset_el1);
 		} else {
 			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, inten & ~v & mask);
@@ -457,7 +475,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 			__vcpu_assign_sys_reg(vcpu, PMCR_EL0, v & ~ARMV8_PMU_PMCR_C);
 			write_sysreg(v | ARMV8_PMU_PMCR_E, pmcr_el0);
 			write_sysreg(mask, pmcntenclr_el0);
-			write_sysreg(__pmu_direct_hw_cnten(vcpu), pmcntenset_el0);
+			write_sysreg(__pmu_direct_hw_cnten(vcpu, mask), pmcntenset_el0);
 		} else {
 			write_sysreg(v, pmcr_el0);
 		}
@@ -475,18 +493,22 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
  */
 static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 {
-	u64 esr = kvm_vcpu_get_esr(vcpu);
-	u32 sysreg = esr_sys64_to_sysreg(esr);
-	bool write = (esr & ESR_ELx_SYS64_ISS_DIR_MASK) == ESR_ELx_SYS64_ISS_DIR_WRITE;
-	unsigned int hpmn = vcpu->arch.pmu.direct.hpmn;
-	unsigned int idx = __pmu_direct_evreg_idx(sysreg);
-	int rt = kvm_vcpu_sys_get_rt(vcpu);
-	u64 val = write ? vcpu_get_reg(vcpu, rt) : 0;
-	unsigned int sel;
-	bool done;
+	unsigned int hpmn, idx, sel;
+	bool write, done;
+	u32 sysreg;
+	u64 esr, val;
+	int rt;
 
+	/* Every sysreg trap of every vCPU comes here first. */
 	if (!kvm_vcpu_pmu_is_direct(vcpu))
 		return false;
+	esr = kvm_vcpu_get_esr(vcpu);
+	sysreg = esr_sys64_to_sysreg(esr);
+	write = (esr & ESR_ELx_SYS64_ISS_DIR_MASK) == ESR_ELx_SYS64_ISS_DIR_WRITE;
+	hpmn = vcpu->arch.pmu.direct.hpmn;
+	idx = __pmu_direct_evreg_idx(sysreg);
+	rt = kvm_vcpu_sys_get_rt(vcpu);
+	val = write ? vcpu_get_reg(vcpu, rt) : 0;
 	sel = read_sysreg(pmselr_el0) & __PMU_DIRECT_SEL;
 	if (sysreg == SYS_PMXEVCNTR_EL0)
 		done = sel == ARMV8_PMU_CYCLE_IDX ||	/* CONSTRAINED UNPREDICTABLE: RAZ/WI */
