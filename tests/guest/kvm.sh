@@ -15,11 +15,17 @@ direct=1
 case "$(uname -r)" in 6.*) direct=0 ;; esac
 # A protected VM with the direct PMU (pvm_direct): both of the above.
 pvmd=$((pvm * direct))
+# The base tree's vgic_init fails in protected mode on stock 7.3 as on
+# ours ("dist address beyond IPA limit", EINVAL: pKVM's IPA size): it
+# runs in the other modes.
+base_tests="vpmu_counter_access hypercalls smccc_filter get-reg-list vgic_irq"
+case "$mode" in protected*) ;; *) base_tests="$base_tests vgic_init" ;; esac
+nbase=0; for t in $base_tests; do nbase=$((nbase + 1)); done
 case "$mode" in
-*-debug|*-nmi) plan $((10 + direct)) ;;
-protected) plan $((12 + pvm + direct + pvmd)) ;;
-*-up) plan $((12 + pvm + direct + pvmd)) ;;
-*) plan $((13 + pvm + direct + pvmd)) ;;
+*-debug|*-nmi) plan $((4 + nbase + direct)) ;;
+protected) plan $((6 + nbase + pvm + direct + pvmd)) ;;
+*-up) plan $((6 + nbase + pvm + direct + pvmd)) ;;
+*) plan $((7 + nbase + pvm + direct + pvmd)) ;;
 esac
 
 if [ ! -e /dev/kvm ]; then
@@ -68,7 +74,7 @@ esac
 # skip (4) tested nothing and fails like any other exit.  vgic_irq and
 # vgic_init for glue 0022 to 0024, which change how the PMU's interrupt
 # reaches the vGIC.
-for t in vpmu_counter_access hypercalls smccc_filter get-reg-list vgic_irq vgic_init; do
+for t in $base_tests; do
 	"/bin/$t" > "/tmp/$t.out" 2>&1
 	rc=$?
 	tail -3 "/tmp/$t.out" | sed 's/^/    # /'

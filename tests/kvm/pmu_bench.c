@@ -3,7 +3,7 @@
  * pmu_bench - the figures of `make bench`, counted by the PMU itself
  *
  * Usage: pmu_bench vhe|nvhe|protected[-up]  (the boot's mode)
- *        pmu_bench loop none|trapped|direct ROUNDS  (for a profiler)
+ *        pmu_bench loop none|trapped|direct[-read] ROUNDS  (for a profiler)
  *
  * Prints "BENCH <name> <value>" lines:
  *
@@ -91,14 +91,19 @@ static bool whole;
 static enum { PMU_NONE, PMU_TRAPPED, PMU_DIRECT } vm_pmu;
 #define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
 
-static void guest_code(uint64_t rounds, uint64_t to_user, uint64_t l1)
+/* How guest_code() ends a round: an in-kernel hypercall, an exit to user space, a PMU read. */
+enum { ROUND_HVC, ROUND_USER, ROUND_PMU_READ };
+
+static void guest_code(uint64_t rounds, uint64_t how, uint64_t l1)
 {
 	struct arm_smccc_res res;
 
 	while (rounds--) {
 		el1_loop(l1);
-		if (to_user)
+		if (how == ROUND_USER)
 			GUEST_SYNC(0);
+		else if (how == ROUND_PMU_READ)
+			(void)read_sysreg(pmevcntr0_el0);
 		else
 			smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
 	}
@@ -296,26 +301,30 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 }
 
 /*
- * pmu_bench loop none|trapped|direct ROUNDS: only the guest's rounds of
- * hypercalls, uncounted, for a profiler (perf record) to look at where
- * an exit+entry's host instructions go.
+ * pmu_bench loop none|trapped|direct[-read] ROUNDS: only the guest's
+ * rounds of hypercalls, uncounted, for a profiler (perf stat, perf
+ * record) to look at where an exit+entry's host instructions go; with
+ * -read a round reads PMEVCNTR0_EL0 instead (a trapped vPMU: an exit; a
+ * direct one: none, or under the guarded profile the EL2 fast path).
  */
 static int loop_only(const char *kind, const char *rounds)
 {
+	int how = ROUND_HVC, gic;
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
-	int gic;
 
+	if (!strcmp(kind, "trapped-read") || !strcmp(kind, "direct-read"))
+		how = ROUND_PMU_READ;
 	if (!strcmp(kind, "none"))
 		vm_pmu = PMU_NONE;
-	else if (!strcmp(kind, "trapped"))
+	else if (!strncmp(kind, "trapped", 7) && (!kind[7] || how == ROUND_PMU_READ))
 		vm_pmu = PMU_TRAPPED;
-	else if (!strcmp(kind, "direct"))
+	else if (!strncmp(kind, "direct", 6) && (!kind[6] || how == ROUND_PMU_READ))
 		vm_pmu = PMU_DIRECT;
 	else
-		TEST_FAIL("loop: none, trapped or direct, not %s", kind);
+		TEST_FAIL("loop: none, trapped[-read] or direct[-read], not %s", kind);
 	vcpu = bench_vm(&vm, &gic);
-	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), 0, 1);
+	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), how, 1);
 	run_guest(vcpu);
 	if (gic >= 0)
 		close(gic);
@@ -534,7 +543,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "loop"))
 		return loop_only(argv[2], argv[3]);
 	/* The boot's mode: vhe, nvhe or protected, each maybe with -up. */
-	TEST_ASSERT(argc == 2, "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct ROUNDS");
+	TEST_ASSERT(argc == 2,
+		    "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct[-read] ROUNDS");
 	len = strcspn(argv[1], "-");
 	TEST_ASSERT(!argv[1][len] || !strcmp(argv[1] + len, "-up"),
 		    "unknown mode %s", argv[1]);
