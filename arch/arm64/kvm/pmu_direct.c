@@ -192,6 +192,9 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	why = kvm_pmu_direct_unsupported(vcpu);
 	if (!why && !irqchip_in_kernel(kvm))
 		why = "needs an in-kernel vGIC";
+	/* Its PPI's irq_ops and list-register path (glue 0023) are GICv2/v3's. */
+	if (!why && vgic_is_v5(kvm))
+		why = "needs a GICv2 or GICv3 vGIC, not GICv5";
 	if (!why && kvm->arch.pmu_filter)
 		why = "an event filter needs the trapped PMU so far";
 	if (why) {
@@ -355,8 +358,8 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	/*
 	 * The vGIC gets it now: no entry looks (kvm_pmu_flush_hwstate()),
 	 * and user space may have set the vGIC's line too.  Not before the
-	 * vGIC is initialised, which could sleep here (vgic_lazy_init()):
-	 * its line is low then, and the first exit gives it the level.
+	 * vGIC is initialised, when kvm_vgic_inject_irq() would drop it
+	 * while irq_given took it as given: the first exit gives it then.
 	 */
 	if (vgic_initialized(vcpu->kvm))
 		kvm_pmu_sync_hwstate(vcpu);
