@@ -15,11 +15,17 @@ direct=1
 case "$(uname -r)" in 6.*) direct=0 ;; esac
 # A protected VM with the direct PMU (pvm_direct): both of the above.
 pvmd=$((pvm * direct))
-# The base tree's vgic_init fails in protected mode on stock 7.3 as on
-# ours ("dist address beyond IPA limit", EINVAL: pKVM's IPA size): it
-# runs in the other modes.
-base_tests="vpmu_counter_access hypercalls smccc_filter get-reg-list vgic_irq"
-case "$mode" in protected*) ;; *) base_tests="$base_tests vgic_init" ;; esac
+# The vGIC's own selftests run on 7.x only, whose glue 0022 to 0024
+# change how the PMU's interrupt reaches the vGIC (6.12's vGIC is
+# stock).  vgic_init fails in protected mode on stock 7.3 as on ours
+# ("dist address beyond IPA limit", EINVAL: pKVM's IPA size): it runs
+# in the other modes.
+base_tests="vpmu_counter_access hypercalls smccc_filter get-reg-list"
+case "$(uname -r)" in
+6.*) ;;
+*)	base_tests="$base_tests vgic_irq"
+	case "$mode" in protected*) ;; *) base_tests="$base_tests vgic_init" ;; esac ;;
+esac
 nbase=0; for t in $base_tests; do nbase=$((nbase + 1)); done
 case "$mode" in
 *-debug|*-nmi) plan $((4 + nbase + direct)) ;;
