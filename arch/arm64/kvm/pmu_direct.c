@@ -321,6 +321,19 @@ void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu)
 }
 
 /*
+ * The guest's PMU interrupt level from the vCPU's registers, where they,
+ * not the hardware, have its latest state: at vcpu_load (user space may
+ * have set them) and after a perf-register write.
+ */
+static bool kvm_pmu_direct_vcpu_irq_level(struct kvm_vcpu *vcpu)
+{
+	return kvm_pmu_part_irq_level(kvm_vcpu_read_pmcr(vcpu),
+				      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
+				      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
+				      vcpu->arch.pmu.direct.mask);
+}
+
+/*
  * vcpu_load: move host events off the guest's counters, then load them.  Between
  * exits the guest's counters stay in the hardware, disabled (EL2 clears
  * their enables at every exit).
@@ -340,10 +353,7 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	 * the hypervisor's (the level is its, from the last exit).
 	 */
 	if (!kvm_vm_is_protected(vcpu->kvm))
-		d->irq_level = kvm_pmu_part_irq_level(kvm_vcpu_read_pmcr(vcpu),
-						      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
-						      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-						      d->mask);
+		d->irq_level = kvm_pmu_direct_vcpu_irq_level(vcpu);
 	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	local_irq_save(flags);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, d->vacate);
@@ -404,10 +414,11 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
  * The hostile host test hook (kvm_pmu_hostile_host, arch/arm64/kvm/pmu.c)
  * for a protected VM's direct vCPU, before every run but its first (at
  * the first a host may choose anything, no PMU included): change the
- * choice the hypervisor took at the first run (share and its mask, trap profile,
- * fine-grained traps), drop the PMU traps from the VM's MDCR_EL2, and
- * leave interrupt enables, overflow flags, values and types on the VM's
- * counters.  None of it may reach the VM, nor show the host its values.
+ * choice the hypervisor took at the first run (share and its mask,
+ * trap profile, fine-grained traps), drop the PMU traps from the VM's
+ * MDCR_EL2, and leave interrupt enables, overflow flags, values and
+ * types on the VM's counters.  None of it may reach the VM, nor show
+ * the host its values.
  * No counter enables: the hypervisor's confidential plan would turn
  * such counters back on at exit, as the host's own.
  */
@@ -616,10 +627,7 @@ int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val
 	else
 		*val = kvm_pmu_direct_evreg_read(vcpu, idx, typer);
 	if (!ret && write)
-		d->irq_level = kvm_pmu_part_irq_level(kvm_vcpu_read_pmcr(vcpu),
-						      __vcpu_sys_reg(vcpu, PMOVSSET_EL0),
-						      __vcpu_sys_reg(vcpu, PMINTENSET_EL1),
-						      d->mask);
+		d->irq_level = kvm_pmu_direct_vcpu_irq_level(vcpu);
 	preempt_enable();
 	/* No flush before the next entry gives it (kvm_pmu_flush_hwstate()). */
 	if (!ret && write)

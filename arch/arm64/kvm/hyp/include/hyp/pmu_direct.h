@@ -115,7 +115,7 @@ static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
  */
 static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 {
-	u64 mask = kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn);
+	u64 mask = __pmu_direct_mask(vcpu);
 	unsigned int i;
 
 	/*
@@ -156,7 +156,7 @@ static inline void __pmu_direct_pvm_save_scrub(struct kvm_vcpu *vcpu)
 static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	u64 mask = d->mask;
+	u64 mask = __pmu_direct_mask(vcpu);
 	u64 ovs = __pmu_direct_vreg(vcpu, PMOVSSET_EL0) & mask;
 
 	/* nVHE wrote vcpu->arch.mdcr_el2 already, in __activate_traps(). */
@@ -183,8 +183,8 @@ static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	u64 mask = d->mask;
-	u64 pmcr, ovs;
+	u64 mask = __pmu_direct_mask(vcpu);
+	u64 ovs;
 
 	/* Stop the guest's counters first, then take the rest out. */
 	/* Virtual E: PMCNTEN and PMCR_EL0 trapped, and the vCPU has them. */
@@ -219,8 +219,7 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 		write_sysreg(d->mdcr_host, mdcr_el2);
 	isb();
 	/* The level of the guest's interrupt, from its view (held ones included). */
-	pmcr = __pmu_direct_vreg(vcpu, PMCR_EL0);
-	d->irq_level = kvm_pmu_part_irq_level(pmcr, ovs,
+	d->irq_level = kvm_pmu_part_irq_level(__pmu_direct_vreg(vcpu, PMCR_EL0), ovs,
 					      __pmu_direct_vreg(vcpu, PMINTENSET_EL1), mask);
 }
 
