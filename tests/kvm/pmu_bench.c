@@ -309,22 +309,25 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
  */
 static int loop_only(const char *kind, const char *rounds)
 {
-	int how = ROUND_HVC, gic;
+	static const struct { const char *name; int pmu, how; } kinds[] = {
+		{ "none", PMU_NONE, ROUND_HVC },
+		{ "trapped", PMU_TRAPPED, ROUND_HVC },
+		{ "direct", PMU_DIRECT, ROUND_HVC },
+		{ "trapped-read", PMU_TRAPPED, ROUND_PMU_READ },
+		{ "direct-read", PMU_DIRECT, ROUND_PMU_READ },
+	};
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
+	size_t k;
+	int gic;
 
-	if (!strcmp(kind, "trapped-read") || !strcmp(kind, "direct-read"))
-		how = ROUND_PMU_READ;
-	if (!strcmp(kind, "none"))
-		vm_pmu = PMU_NONE;
-	else if (!strncmp(kind, "trapped", 7) && (!kind[7] || how == ROUND_PMU_READ))
-		vm_pmu = PMU_TRAPPED;
-	else if (!strncmp(kind, "direct", 6) && (!kind[6] || how == ROUND_PMU_READ))
-		vm_pmu = PMU_DIRECT;
-	else
+	for (k = 0; k < ARRAY_SIZE(kinds) && strcmp(kind, kinds[k].name); k++)
+		;
+	if (k == ARRAY_SIZE(kinds))
 		TEST_FAIL("loop: none, trapped[-read] or direct[-read], not %s", kind);
+	vm_pmu = kinds[k].pmu;
 	vcpu = bench_vm(&vm, &gic);
-	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), how, 1);
+	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), kinds[k].how, 1);
 	run_guest(vcpu);
 	if (gic >= 0)
 		close(gic);
