@@ -62,6 +62,13 @@
  *    out: from the next entry on the guest sees it raised again, as on a
  *    trapped vCPU (KVM must not trust what it gave the vGIC before).
  *
+ * "pmu_direct migrate" (two CPUs or more) plans one check instead:
+ *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
+ *    its vCPU, which the host moves to the other CPU between every two
+ *    (a vcpu_put on one CPU, a vcpu_load on the other): its EL0 count is
+ *    the loops' exactly, its EL1 count that of the same guest kept on
+ *    one CPU, both = EL0 + EL1.
+ *
  * The direct PMU exists on VHE, nVHE and protected-mode hosts (for the
  * non-protected VMs this test makes) with FEAT_FGT; CPUs without
  * FEAT_FGT (-cpu cortex-a57) answer EOPNOTSUPP to SET 1, as documented.
@@ -76,6 +83,7 @@
 #include <linux/bitfield.h>
 #include <linux/perf_event.h>
 #include <perf/arm_pmuv3.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -111,6 +119,11 @@
 #define CHECKED_RUNS	3	/* runs whose every figure is checked */
 #define EXTRA_RUNS	7	/* more, taken only while a least figure is off */
 
+/* Migration: the runs between moves, and each run's loops. */
+#define MIGRATIONS	20
+#define MIGRATE_L1	1000
+#define MIGRATE_L0	1000
+
 /* Split: rounds of an EL1 loop, an EL0 loop and a hypercall. */
 #define ROUNDS		100
 #define L1		1000
@@ -132,6 +145,9 @@ static const char *const checks[] = {
 	"split_exact", "fresh_vm_reset", "nr_counters", "service_same_values",
 	"service_irq_line", "restored_irq_line",
 };
+
+/* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
+static const char *const migrate_checks[] = { "migrate_exact" };
 
 /* ---- guest ---------------------------------------------------------------- */
 
@@ -199,7 +215,8 @@ static uint64_t undefs_of_xevcntr_read(uint64_t sel)
 	return undefs - before;
 }
 
-static void guest_self_count(uint64_t l1, uint64_t l0)
+/* Counter 0 EL0, 1 EL1, 2 both, the cycle counter: reset and counting. */
+static void self_count_start(void)
 {
 	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
 		     pmcr_el0);
@@ -212,8 +229,11 @@ static void guest_self_count(uint64_t l1, uint64_t l0)
 
 	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
 	isb();
-	el1_loop(l1);
-	el0_excursion(l0);
+}
+
+/* Stop them, report them, end. */
+static void self_count_stop(void)
+{
 	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
 	isb();
 
@@ -222,6 +242,28 @@ static void guest_self_count(uint64_t l1, uint64_t l0)
 	rep.v[2] = read_sysreg(pmevcntr2_el0);
 	rep.v[3] = read_sysreg(pmccntr_el0);
 	GUEST_DONE();
+}
+
+static void guest_self_count(uint64_t l1, uint64_t l0)
+{
+	self_count_start();
+	el1_loop(l1);
+	el0_excursion(l0);
+	self_count_stop();
+}
+
+/* The same count over @rounds runs of the vCPU: the host moves it between them. */
+static void guest_migrate(uint64_t rounds, uint64_t l1, uint64_t l0)
+{
+	uint64_t r;
+
+	self_count_start();
+	for (r = 0; r < rounds; r++) {
+		el1_loop(l1);
+		el0_excursion(l0);
+		GUEST_SYNC(r);
+	}
+	self_count_stop();
 }
 
 /* The guest's view of its PMU: N, the UNDEFs at @share, the masks. */
@@ -844,7 +886,8 @@ static enum support probe_direct(int *err)
  * Every planned check at once, when the direct PMU cannot be tested:
  * passed (skipped) only where EOPNOTSUPP is the documented answer.
  */
-static int report_all(enum support s, int err, bool expect_unsupported)
+static int report_all(enum support s, int err, bool expect_unsupported,
+		      const char *const *names, size_t n)
 {
 	char why[160];
 	bool ok = false;
@@ -868,8 +911,8 @@ static int report_all(enum support s, int err, bool expect_unsupported)
 		snprintf(why, sizeof(why),
 			 "SET KVM_ARM_VCPU_PMU_V3_DIRECT 1: %s", errname(err));
 	}
-	for (i = 0; i < ARRAY_SIZE(checks); i++)
-		check(ok, checks[i], "%s", why);
+	for (i = 0; i < n; i++)
+		check(ok, names[i], "%s", why);
 	printf("pmu_direct: %d failed\n", failures);
 	return failures ? 1 : 0;
 }
@@ -1027,6 +1070,94 @@ static void check_self_count(void)
 	      "worst |both - el0 - el1| over %d runs: %lu", i, worst_sum);
 	check(cycles > 0 && cycles != UINT64_MAX, "self_count_cycles",
 	      "least cycles %lu", cycles);
+}
+
+/*
+ * Put this thread, the vCPU's, on @cpu alone, and let the CPU it left go
+ * idle: on two CPUs QEMU counts what the other CPU executes into this
+ * vCPU's counters (pmu_test.h), so that one must have nothing to do.
+ */
+static bool move_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return false;
+	usleep(1000);
+	return sched_getcpu() == cpu;
+}
+
+/*
+ * One VM's count over MIGRATIONS + 1 runs of its vCPU (KVM_RUNs: a
+ * vcpu_put and a vcpu_load between two), each run on the other CPU
+ * than the last (@move) or all on CPU 0.  *moved: the runs that were on
+ * the CPU they were put on.
+ */
+static void migrate_once(bool move, uint64_t v[4], int *moved)
+{
+	struct report r;
+	struct ucall uc;
+	struct dvm d;
+	int i;
+
+	*moved = move_to(0);
+	dvm_new(&d, guest_migrate, 1);
+	vcpu_args_set(d.vcpu, 3, (uint64_t)MIGRATIONS, (uint64_t)MIGRATE_L1,
+		      (uint64_t)MIGRATE_L0);
+	for (i = 0; i < MIGRATIONS; i++) {
+		run_until(d.vcpu, UCALL_SYNC, &uc);
+		*moved += move_to(move ? (i + 1) % 2 : 0);
+	}
+	dvm_run_report(&d, &r);
+	dvm_free(&d);
+	memcpy(v, r.v, 4 * sizeof(v[0]));
+}
+
+/*
+ * A vCPU moved between CPUs at every run keeps its counts exactly: its
+ * EL0 count is the loops' (2 * MIGRATE_L0 + 1 each), and its EL1 count,
+ * which includes the exits' guest code, is that of the same guest kept
+ * on CPU 0.  Least figures of runs as in check_self_count() (the other
+ * CPU's work only ever adds); EL0 + EL1 = both and the moves in every run.
+ */
+static void check_migrate(void)
+{
+	uint64_t least[2][2] = { { UINT64_MAX, UINT64_MAX }, { UINT64_MAX, UINT64_MAX } };
+	uint64_t el0_expect = MIGRATIONS * (2 * MIGRATE_L0 + 1), worst_sum = 0;
+	int i, m, moved, least_moved = MIGRATIONS + 1;
+	cpu_set_t all;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		check(false, "migrate_exact", "one CPU online: nowhere to move the vCPU");
+		return;
+	}
+	TEST_ASSERT(!sched_getaffinity(0, sizeof(all), &all), "sched_getaffinity");
+	for (i = 0; i < CHECKED_RUNS + EXTRA_RUNS; i++) {
+		if (i >= CHECKED_RUNS && least[0][0] == el0_expect &&
+		    least[1][0] == el0_expect && least[1][1] == least[0][1])
+			break;
+		for (m = 0; m < 2; m++) {
+			uint64_t v[4], d;
+
+			migrate_once(m, v, &moved);
+			printf("pmu_direct: %s run %d: el0=%lu el1=%lu both=%lu, %d of %d runs where put\n",
+			       m ? "moved" : "kept", i, v[0], v[1], v[2], moved, MIGRATIONS + 1);
+			d = v[2] > v[0] + v[1] ? v[2] - v[0] - v[1] : v[0] + v[1] - v[2];
+			worst_sum = d > worst_sum ? d : worst_sum;
+			least_moved = moved < least_moved ? moved : least_moved;
+			least[m][0] = v[0] < least[m][0] ? v[0] : least[m][0];
+			least[m][1] = v[1] < least[m][1] ? v[1] : least[m][1];
+		}
+	}
+	TEST_ASSERT(!sched_setaffinity(0, sizeof(all), &all), "sched_setaffinity");
+	check(least_moved == MIGRATIONS + 1 && least[0][0] == el0_expect &&
+	      least[1][0] == el0_expect && least[1][1] == least[0][1] && !worst_sum,
+	      "migrate_exact",
+	      "%d runs a VM, least moved where put %d; least el0 kept %lu, moved %lu (want %lu); least el1 kept %lu, moved %lu; worst |both - el0 - el1| %lu",
+	      MIGRATIONS + 1, least_moved, least[0][0], least[1][0], el0_expect,
+	      least[0][1], least[1][1], worst_sum);
 }
 
 /*
@@ -1354,17 +1485,29 @@ static void check_irq_line(void)
 int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
+	bool migrate = argc > 1 && !strcmp(argv[1], "migrate");
 	int host_counters, err;
 	unsigned int host_n, share;
 	enum support s;
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 
+	if (migrate) {
+		plan(ARRAY_SIZE(migrate_checks));
+		s = probe_direct(&err);
+		if (s != DIRECT_OK)
+			return report_all(s, err, false, migrate_checks,
+					  ARRAY_SIZE(migrate_checks));
+		check_migrate();
+		printf("pmu_direct: %d failed\n", failures);
+		return failures ? 1 : 0;
+	}
+
 	plan(ARRAY_SIZE(checks));
 	s = probe_direct(&err);
 	if (s != DIRECT_OK || expect_unsupported)
-		return report_all(s, err, expect_unsupported);
-
+		return report_all(s, err, expect_unsupported, checks,
+				  ARRAY_SIZE(checks));
 	host_n = host_pmcr_n();
 	host_counters = kvm_param("pmu_direct_host_counters", HOST_COUNTERS);
 	share = host_n > (unsigned int)host_counters ? host_n - host_counters : 0;
