@@ -348,16 +348,24 @@ static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
 			   vcpu->arch.pmu.direct.irq_level);
 }
 
-/* PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 encodings: op0 3, op1 3, CRn 14. */
-static __always_inline bool __pmu_direct_is_evreg(u32 sysreg, unsigned int crm_hi)
-{
-	return sys_reg_Op0(sysreg) == 3 && sys_reg_Op1(sysreg) == 3 &&
-	       sys_reg_CRn(sysreg) == 14 && (sys_reg_CRm(sysreg) & 0xc) == crm_hi;
-}
+/*
+ * The trapped accesses the fast path serves most, told apart by the ESR's
+ * ISS alone: PMEVCNTR<n>_EL0 (CRm 0b10xx) and PMEVTYPER<n>_EL0 (0b11xx),
+ * op0 3, op1 3, CRn 14, whatever n; PMXEVCNTR_EL0 and PMXEVTYPER_EL0.
+ */
+#define __PMU_DIRECT_ESR_EVREG_MASK					\
+	(ESR_ELx_SYS64_ISS_OP0_MASK | ESR_ELx_SYS64_ISS_OP1_MASK |	\
+	 ESR_ELx_SYS64_ISS_CRN_MASK | (0xcUL << ESR_ELx_SYS64_ISS_CRM_SHIFT))
+#define __PMU_DIRECT_ESR_EVCNTR		ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 0, 14, 8)
+#define __PMU_DIRECT_ESR_EVTYPER	ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 0, 14, 12)
+#define __PMU_DIRECT_ESR_XEVCNTR	ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 2, 9, 13)
+#define __PMU_DIRECT_ESR_XEVTYPER	ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 1, 9, 13)
 
-static __always_inline unsigned int __pmu_direct_evreg_idx(u32 sysreg)
+/* n of PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 from the ESR: CRm[1:0]:Op2. */
+static __always_inline unsigned int __pmu_direct_esr_idx(u64 esr)
 {
-	return ((sys_reg_CRm(sysreg) & 3) << 3) | sys_reg_Op2(sysreg);
+	return (((esr & ESR_ELx_SYS64_ISS_CRM_MASK) >> ESR_ELx_SYS64_ISS_CRM_SHIFT) & 3) << 3 |
+	       (esr & ESR_ELx_SYS64_ISS_OP2_MASK) >> ESR_ELx_SYS64_ISS_OP2_SHIFT;
 }
 
 /*
@@ -490,40 +498,42 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
  * (an index at or above the share), left to the slow path, which injects
  * it as for any vCPU with that many counters.
  */
-static inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
+static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 {
-	unsigned int hpmn, idx, sel;
+	unsigned int hpmn;
 	bool write, done;
-	u32 sysreg;
-	u64 esr, val;
+	u64 esr, iss, val;
 	int rt;
 
 	/* Every sysreg trap of every vCPU comes here first. */
 	if (!kvm_vcpu_pmu_is_direct(vcpu))
 		return false;
 	esr = kvm_vcpu_get_esr(vcpu);
-	sysreg = esr_sys64_to_sysreg(esr);
-	write = (esr & ESR_ELx_SYS64_ISS_DIR_MASK) == ESR_ELx_SYS64_ISS_DIR_WRITE;
+	iss = esr & ESR_ELx_SYS64_ISS_SYS_MASK;
+	write = !(esr & ESR_ELx_SYS64_ISS_DIR_READ);
 	hpmn = vcpu->arch.pmu.direct.hpmn;
-	idx = __pmu_direct_evreg_idx(sysreg);
 	rt = kvm_vcpu_sys_get_rt(vcpu);
 	val = write ? vcpu_get_reg(vcpu, rt) : 0;
-	sel = read_sysreg(pmselr_el0) & __PMU_DIRECT_SEL;
-	if (sysreg == SYS_PMXEVCNTR_EL0)
-		done = sel == ARMV8_PMU_CYCLE_IDX ||	/* CONSTRAINED UNPREDICTABLE: RAZ/WI */
-		       __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(sel, hpmn),
+	if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVCNTR)
+		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(__pmu_direct_esr_idx(esr), hpmn),
 					  false, write, &val);
-	else if (sysreg == SYS_PMXEVTYPER_EL0)
-		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
+	else if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVTYPER &&
+		 __pmu_direct_esr_idx(esr) != ARMV8_PMU_CYCLE_IDX)
+		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(__pmu_direct_esr_idx(esr), hpmn),
 					  true, write, &val);
-	else if (__pmu_direct_is_evreg(sysreg, 8))
-		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
-					  false, write, &val);
-	else if (__pmu_direct_is_evreg(sysreg, 12) && idx != ARMV8_PMU_CYCLE_IDX)
-		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
-					  true, write, &val);
-	else
-		done = __pmu_direct_bits(vcpu, sysreg, write, &val);
+	else if (iss == __PMU_DIRECT_ESR_XEVCNTR || iss == __PMU_DIRECT_ESR_XEVTYPER) {
+		unsigned int sel = read_sysreg(pmselr_el0) & __PMU_DIRECT_SEL;
+
+		if (iss == __PMU_DIRECT_ESR_XEVTYPER)
+			done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
+						  true, write, &val);
+		else	/* SEL = 31: CONSTRAINED UNPREDICTABLE, RAZ/WI here */
+			done = sel == ARMV8_PMU_CYCLE_IDX ||
+			       __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(sel, hpmn),
+						  false, write, &val);
+	} else {
+		done = __pmu_direct_bits(vcpu, esr_sys64_to_sysreg(esr), write, &val);
+	}
 	if (!done)
 		return false;
 	if (!write)
