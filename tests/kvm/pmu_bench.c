@@ -3,7 +3,7 @@
  * pmu_bench - the figures of `make bench`, counted by the PMU itself
  *
  * Usage: pmu_bench vhe|nvhe|protected[-up]  (the boot's mode)
- *        pmu_bench loop none|trapped|direct[-read] ROUNDS  (for a profiler)
+ *        pmu_bench loop none|trapped|direct[-read] ROUNDS [L1]  (for a profiler)
  *
  * Prints "BENCH <name> <value>" lines:
  *
@@ -301,13 +301,15 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 }
 
 /*
- * pmu_bench loop none|trapped|direct[-read] ROUNDS: only the guest's
- * rounds of hypercalls, uncounted, for a profiler (perf stat, perf
- * record) to look at where an exit+entry's host instructions go; with
- * -read a round reads PMEVCNTR0_EL0 instead (a trapped vPMU: an exit; a
- * direct one: none, or under the guarded profile the EL2 fast path).
+ * pmu_bench loop none|trapped|direct[-read] ROUNDS [L1]: only the
+ * guest's rounds of hypercalls, uncounted, for a profiler (perf stat,
+ * perf record) to look at where an exit+entry's host instructions go;
+ * with -read a round reads PMEVCNTR0_EL0 instead (a trapped vPMU: an
+ * exit; a direct one: none, or under the guarded profile the EL2 fast
+ * path).  Each round's EL1 loop is L1 iterations (default 1): a long
+ * one gives a host sampling the guest (cycles:G) long guest stints.
  */
-static int loop_only(const char *kind, const char *rounds)
+static int loop_only(const char *kind, const char *rounds, const char *l1)
 {
 	static const struct { const char *name; int pmu, how; } kinds[] = {
 		{ "none", PMU_NONE, ROUND_HVC },
@@ -327,7 +329,8 @@ static int loop_only(const char *kind, const char *rounds)
 		TEST_FAIL("loop: none, trapped[-read] or direct[-read], not %s", kind);
 	vm_pmu = kinds[k].pmu;
 	vcpu = bench_vm(&vm, &gic);
-	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), kinds[k].how, 1);
+	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), kinds[k].how,
+		      l1 ? strtoull(l1, NULL, 0) : 1);
 	run_guest(vcpu);
 	if (gic >= 0)
 		close(gic);
@@ -543,11 +546,11 @@ int main(int argc, char **argv)
 	size_t len;
 	int i;
 
-	if (argc == 4 && !strcmp(argv[1], "loop"))
-		return loop_only(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "loop"))
+		return loop_only(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	/* The boot's mode: vhe, nvhe or protected, each maybe with -up. */
 	TEST_ASSERT(argc == 2,
-		    "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct[-read] ROUNDS");
+		    "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct[-read] ROUNDS [L1]");
 	len = strcspn(argv[1], "-");
 	TEST_ASSERT(!argv[1][len] || !strcmp(argv[1] + len, "-up"),
 		    "unknown mode %s", argv[1]);
