@@ -349,17 +349,20 @@ static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
 }
 
 /*
- * The trapped accesses the fast path serves most, told apart by the ESR's
- * ISS alone: PMEVCNTR<n>_EL0 (CRm 0b10xx) and PMEVTYPER<n>_EL0 (0b11xx),
- * op0 3, op1 3, CRn 14, whatever n; PMXEVCNTR_EL0 and PMXEVTYPER_EL0.
+ * A trapped access is told apart by its ESR's ISS alone, under
+ * ESR_ELx_SYS64_ISS_SYS_MASK: __PMU_DIRECT_ISS() is a register's
+ * encoding as the ISS carries it.  PMEVCNTR<n>_EL0 (CRm 0b10xx) and
+ * PMEVTYPER<n>_EL0 (0b11xx) are matched whatever n, under a mask that
+ * leaves out CRm[1:0] and Op2.
  */
+#define __PMU_DIRECT_ISS(r)						\
+	ESR_ELx_SYS64_ISS_SYS_VAL(sys_reg_Op0(r), sys_reg_Op1(r),	\
+				  sys_reg_Op2(r), sys_reg_CRn(r), sys_reg_CRm(r))
 #define __PMU_DIRECT_ESR_EVREG_MASK					\
 	(ESR_ELx_SYS64_ISS_OP0_MASK | ESR_ELx_SYS64_ISS_OP1_MASK |	\
 	 ESR_ELx_SYS64_ISS_CRN_MASK | (0xcUL << ESR_ELx_SYS64_ISS_CRM_SHIFT))
-#define __PMU_DIRECT_ESR_EVCNTR		ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 0, 14, 8)
-#define __PMU_DIRECT_ESR_EVTYPER	ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 0, 14, 12)
-#define __PMU_DIRECT_ESR_XEVCNTR	ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 2, 9, 13)
-#define __PMU_DIRECT_ESR_XEVTYPER	ESR_ELx_SYS64_ISS_SYS_VAL(3, 3, 1, 9, 13)
+#define __PMU_DIRECT_ESR_EVCNTR		__PMU_DIRECT_ISS(SYS_PMEVCNTRn_EL0(0))
+#define __PMU_DIRECT_ESR_EVTYPER	__PMU_DIRECT_ISS(SYS_PMEVTYPERn_EL0(0))
 
 /* n of PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 from the ESR: CRm[1:0]:Op2. */
 static __always_inline unsigned int __pmu_direct_esr_idx(u64 esr)
@@ -399,18 +402,18 @@ static inline bool __pmu_direct_evreg(struct kvm_vcpu *vcpu, int idx, bool typer
  * guest's bits only.  A write to PMOVSCLR_EL0 releases the overflows it
  * clears (their interrupt enables go back into the hardware); a write to
  * PMINTEN changes the guest's view and, less its held overflows, the
- * hardware.
+ * hardware.  @iss: the trap's, under ESR_ELx_SYS64_ISS_SYS_MASK.
  */
-static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
+static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
 				     bool write, u64 *val)
 {
 	u64 mask = __pmu_direct_mask(vcpu);
 	u64 v = *val & mask;
 	u64 inten = __vcpu_sys_reg(vcpu, PMINTENSET_EL1);
 
-	switch (sysreg) {
-	case SYS_PMCNTENSET_EL0:
-	case SYS_PMCNTENCLR_EL0:
+	switch (iss) {
+	case __PMU_DIRECT_ISS(SYS_PMCNTENSET_EL0):
+	case __PMU_DIRECT_ISS(SYS_PMCNTENCLR_EL0):
 		if (vcpu->arch.pmu.direct.virt_e) {
 			u64 cnten = __vcpu_sys_reg(vcpu, PMCNTENSET_EL0) & mask;
 
@@ -418,7 +421,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 				*val = cnten;
 				return true;
 			}
-			cnten = sysreg == SYS_PMCNTENSET_EL0 ? cnten | v : cnten & ~v;
+			cnten = iss == __PMU_DIRECT_ISS(SYS_PMCNTENSET_EL0) ? cnten | v : cnten & ~v;
 			__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0, cnten);
 			write_sysreg(mask, pmcntenclr_el0);
 			write_sysreg(__pmu_direct_hw_cnten(vcpu, mask), pmcntenset_el0);
@@ -426,16 +429,16 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 		}
 		if (!write)
 			*val = read_sysreg(pmcntenset_el0) & mask;
-		else if (sysreg == SYS_PMCNTENSET_EL0)
+		else if (iss == __PMU_DIRECT_ISS(SYS_PMCNTENSET_EL0))
 			write_sysreg(v, pmcntenset_el0);
 		else
 			write_sysreg(v, pmcntenclr_el0);
 		return true;
-	case SYS_PMINTENSET_EL1:
-	case SYS_PMINTENCLR_EL1:
+	case __PMU_DIRECT_ISS(SYS_PMINTENSET_EL1):
+	case __PMU_DIRECT_ISS(SYS_PMINTENCLR_EL1):
 		if (!write) {
 			*val = inten & mask;
-		} else if (sysreg == SYS_PMINTENSET_EL1) {
+		} else if (iss == __PMU_DIRECT_ISS(SYS_PMINTENSET_EL1)) {
 			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, (inten | v) & mask);
 			write_sysreg(kvm_pmu_part_hw_inten(v, read_sysreg(pmovsclr_el0), mask),
 				     pmintenset_el1);
@@ -444,22 +447,22 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u32 sysreg,
 			write_sysreg(v, pmintenclr_el1);
 		}
 		return true;
-	case SYS_PMOVSSET_EL0:
-	case SYS_PMOVSCLR_EL0:
+	case __PMU_DIRECT_ISS(SYS_PMOVSSET_EL0):
+	case __PMU_DIRECT_ISS(SYS_PMOVSCLR_EL0):
 		if (!write) {
 			*val = read_sysreg(pmovsclr_el0) & mask;
-		} else if (sysreg == SYS_PMOVSSET_EL0) {
+		} else if (iss == __PMU_DIRECT_ISS(SYS_PMOVSSET_EL0)) {
 			write_sysreg(v, pmovsset_el0);
 		} else {
 			write_sysreg(v, pmovsclr_el0);
 			write_sysreg(v & inten, pmintenset_el1);
 		}
 		return true;
-	case SYS_PMSWINC_EL0:
+	case __PMU_DIRECT_ISS(SYS_PMSWINC_EL0):
 		if (write)
 			write_sysreg(v & ~BIT(ARMV8_PMU_CYCLE_IDX), pmswinc_el0);
 		return write;
-	case SYS_PMCR_EL0: {
+	case __PMU_DIRECT_ISS(SYS_PMCR_EL0): {
 		const struct kvm_pmu_part_caps caps = {
 			.pmuv3p5 = vcpu->arch.pmu.direct.pmuv3p5,
 		};
@@ -521,10 +524,11 @@ static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 		 __pmu_direct_esr_idx(esr) != ARMV8_PMU_CYCLE_IDX)
 		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(__pmu_direct_esr_idx(esr), hpmn),
 					  true, write, &val);
-	else if (iss == __PMU_DIRECT_ESR_XEVCNTR || iss == __PMU_DIRECT_ESR_XEVTYPER) {
+	else if (iss == __PMU_DIRECT_ISS(SYS_PMXEVCNTR_EL0) ||
+		 iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0)) {
 		unsigned int sel = read_sysreg(pmselr_el0) & __PMU_DIRECT_SEL;
 
-		if (iss == __PMU_DIRECT_ESR_XEVTYPER)
+		if (iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0))
 			done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
 						  true, write, &val);
 		else	/* SEL = 31: CONSTRAINED UNPREDICTABLE, RAZ/WI here */
@@ -532,7 +536,7 @@ static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 			       __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(sel, hpmn),
 						  false, write, &val);
 	} else {
-		done = __pmu_direct_bits(vcpu, esr_sys64_to_sysreg(esr), write, &val);
+		done = __pmu_direct_bits(vcpu, iss, write, &val);
 	}
 	if (!done)
 		return false;
