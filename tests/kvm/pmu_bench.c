@@ -16,9 +16,13 @@
  *  switch_<host|guest>_<K>: instructions per guest exit+entry spent in the
  *      hypervisor (EL2 on nVHE/protected) or in the host kernel (VHE),
  *      with K host-only (!exclude_hv) or guest-only events needing
- *      switching.  Taken as the difference between runs of 600 and 100
- *      hypercalls divided by 500, so fixed costs cancel; each run is
+ *      switching.  Taken as the difference between runs of 120 and 20
+ *      hypercalls divided by 100, so fixed costs cancel; each run is
  *      the least of five, which drops runs a host interrupt landed in.
+ *      That needs runs shorter than a timer tick (4 ms at HZ=250):
+ *      runs of 600 in protected mode, whose exit+entry is about 13,000
+ *      instructions, took 8 ms, so every run had one or two ticks and
+ *      its figures moved by 10 to 20 between boots.
  *  loadput_<K>: the same per KVM_RUN (the guest exits to user space every
  *      round, so each round is one vcpu_load and vcpu_put), with K
  *      host-only events needing switching.
@@ -37,8 +41,8 @@
  *      interrupts that land in a call count with it).
  *  batch_worst_done: how many of the 256 entries that call carried out
  *      (1024 / (N + 1): the budget).
- *  batch_one: the same for a BATCH of one read of PMCR_EL0 (600 calls
- *      against 100), to compare: the exit+entry and the call around it.
+ *  batch_one: the same for a BATCH of one read of PMCR_EL0 (120 calls
+ *      against 20), to compare: the exit+entry and the call around it.
  *  The batch rows are printed only where the host grants the service
  *  (not on a stock kernel, which has none).
  *  direct_switch_<K>, direct_exitentry_<K>: switch_host_<K> and
@@ -72,8 +76,8 @@
 #include "vpmu_vm.h"
 
 #define SMCCC_VERSION	0x80000000
-#define FEW		100
-#define MANY		600
+#define FEW		20
+#define MANY		120
 #define MAX_SWITCHING	6
 #define REPEATS		5
 /* Worst-case BATCH calls in the two runs: each replaces ~1,024 host events. */
@@ -320,6 +324,7 @@ static int loop_only(const char *kind, const char *rounds, const char *l1)
 	};
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
+	uint64_t n1;
 	size_t k;
 	int gic;
 
@@ -329,8 +334,10 @@ static int loop_only(const char *kind, const char *rounds, const char *l1)
 		TEST_FAIL("loop: none, trapped[-read] or direct[-read], not %s", kind);
 	vm_pmu = kinds[k].pmu;
 	vcpu = bench_vm(&vm, &gic);
-	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), kinds[k].how,
-		      l1 ? strtoull(l1, NULL, 0) : 1);
+	n1 = l1 ? strtoull(l1, NULL, 0) : 1;
+	/* el1_loop(0) would spin 2^64 times. */
+	TEST_ASSERT(n1 >= 1, "loop: L1 must be at least 1, not %s", l1);
+	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), kinds[k].how, n1);
 	run_guest(vcpu);
 	if (gic >= 0)
 		close(gic);

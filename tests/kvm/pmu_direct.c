@@ -66,8 +66,8 @@
  *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
  *    its vCPU, which the host moves to the other CPU between every two
  *    (a vcpu_put on one CPU, a vcpu_load on the other): its EL0 count is
- *    the loops' exactly, its EL1 count that of the same guest kept on
- *    one CPU, both = EL0 + EL1.
+ *    the loops' exactly, its EL1 and cycle counts those of the same
+ *    guest kept on one CPU, both = EL0 + EL1.
  *
  * The direct PMU exists on VHE, nVHE and protected-mode hosts (for the
  * non-protected VMs this test makes) with FEAT_FGT; CPUs without
@@ -1072,6 +1072,9 @@ static void check_self_count(void)
 	      "least cycles %lu", cycles);
 }
 
+/* The two CPUs the vCPU moves between: the first two it may run on. */
+static int migrate_cpu[2];
+
 /*
  * Put this thread, the vCPU's, on @cpu alone, and let the CPU it left go
  * idle: on two CPUs QEMU counts what the other CPU executes into this
@@ -1091,8 +1094,8 @@ static bool move_to(int cpu)
 
 /*
  * One VM's count over MIGRATIONS + 1 runs of its vCPU (KVM_RUNs: a
- * vcpu_put and a vcpu_load between two), each run on the other CPU
- * than the last (@move) or all on CPU 0.  *moved: the runs that were on
+ * vcpu_put and a vcpu_load between two), each run on the other CPU than
+ * the last (@move) or all on the first.  *moved: the runs that were on
  * the CPU they were put on.
  */
 static void migrate_once(bool move, uint64_t v[4], int *moved)
@@ -1102,13 +1105,13 @@ static void migrate_once(bool move, uint64_t v[4], int *moved)
 	struct dvm d;
 	int i;
 
-	*moved = move_to(0);
+	*moved = move_to(migrate_cpu[0]);
 	dvm_new(&d, guest_migrate, 1);
 	vcpu_args_set(d.vcpu, 3, (uint64_t)MIGRATIONS, (uint64_t)MIGRATE_L1,
 		      (uint64_t)MIGRATE_L0);
 	for (i = 0; i < MIGRATIONS; i++) {
 		run_until(d.vcpu, UCALL_SYNC, &uc);
-		*moved += move_to(move ? (i + 1) % 2 : 0);
+		*moved += move_to(migrate_cpu[move ? (i + 1) % 2 : 0]);
 	}
 	dvm_run_report(&d, &r);
 	dvm_free(&d);
@@ -1118,46 +1121,59 @@ static void migrate_once(bool move, uint64_t v[4], int *moved)
 /*
  * A vCPU moved between CPUs at every run keeps its counts exactly: its
  * EL0 count is the loops' (2 * MIGRATE_L0 + 1 each), and its EL1 count,
- * which includes the exits' guest code, is that of the same guest kept
- * on CPU 0.  Least figures of runs as in check_self_count() (the other
+ * which includes the exits' guest code (at least the loops' 2 *
+ * MIGRATE_L1 each), and its cycle count are those of the same guest kept
+ * on one CPU.  Least figures of runs as in check_self_count() (the other
  * CPU's work only ever adds); EL0 + EL1 = both and the moves in every run.
  */
 static void check_migrate(void)
 {
-	uint64_t least[2][2] = { { UINT64_MAX, UINT64_MAX }, { UINT64_MAX, UINT64_MAX } };
+	uint64_t least[2][3] = {
+		{ UINT64_MAX, UINT64_MAX, UINT64_MAX },
+		{ UINT64_MAX, UINT64_MAX, UINT64_MAX },
+	};
 	uint64_t el0_expect = MIGRATIONS * (2 * MIGRATE_L0 + 1), worst_sum = 0;
-	int i, m, moved, least_moved = MIGRATIONS + 1;
+	uint64_t el1_loops = MIGRATIONS * 2 * MIGRATE_L1;
+	int i, m, moved, least_moved = MIGRATIONS + 1, cpu, found = 0;
 	cpu_set_t all;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		check(false, "migrate_exact", "one CPU online: nowhere to move the vCPU");
+	TEST_ASSERT(!sched_getaffinity(0, sizeof(all), &all), "sched_getaffinity");
+	for (cpu = 0; cpu < CPU_SETSIZE && found < 2; cpu++)
+		if (CPU_ISSET(cpu, &all))
+			migrate_cpu[found++] = cpu;
+	if (found < 2) {
+		check(false, "migrate_exact", "one CPU to run on: nowhere to move the vCPU");
 		return;
 	}
-	TEST_ASSERT(!sched_getaffinity(0, sizeof(all), &all), "sched_getaffinity");
 	for (i = 0; i < CHECKED_RUNS + EXTRA_RUNS; i++) {
 		if (i >= CHECKED_RUNS && least[0][0] == el0_expect &&
-		    least[1][0] == el0_expect && least[1][1] == least[0][1])
+		    least[1][0] == el0_expect && least[1][1] == least[0][1] &&
+		    least[1][2] == least[0][2])
 			break;
 		for (m = 0; m < 2; m++) {
 			uint64_t v[4], d;
 
 			migrate_once(m, v, &moved);
-			printf("pmu_direct: %s run %d: el0=%lu el1=%lu both=%lu, %d of %d runs where put\n",
-			       m ? "moved" : "kept", i, v[0], v[1], v[2], moved, MIGRATIONS + 1);
+			printf("pmu_direct: %s run %d: el0=%lu el1=%lu both=%lu cycles=%lu, %d of %d runs where put\n",
+			       m ? "moved" : "kept", i, v[0], v[1], v[2], v[3], moved,
+			       MIGRATIONS + 1);
 			d = v[2] > v[0] + v[1] ? v[2] - v[0] - v[1] : v[0] + v[1] - v[2];
 			worst_sum = d > worst_sum ? d : worst_sum;
 			least_moved = moved < least_moved ? moved : least_moved;
 			least[m][0] = v[0] < least[m][0] ? v[0] : least[m][0];
 			least[m][1] = v[1] < least[m][1] ? v[1] : least[m][1];
+			least[m][2] = v[3] < least[m][2] ? v[3] : least[m][2];
 		}
 	}
 	TEST_ASSERT(!sched_setaffinity(0, sizeof(all), &all), "sched_setaffinity");
 	check(least_moved == MIGRATIONS + 1 && least[0][0] == el0_expect &&
-	      least[1][0] == el0_expect && least[1][1] == least[0][1] && !worst_sum,
+	      least[1][0] == el0_expect && least[0][1] >= el1_loops &&
+	      least[1][1] == least[0][1] && least[1][2] == least[0][2] && !worst_sum,
 	      "migrate_exact",
-	      "%d runs a VM, least moved where put %d; least el0 kept %lu, moved %lu (want %lu); least el1 kept %lu, moved %lu; worst |both - el0 - el1| %lu",
-	      MIGRATIONS + 1, least_moved, least[0][0], least[1][0], el0_expect,
-	      least[0][1], least[1][1], worst_sum);
+	      "CPUs %d and %d, %d runs a VM, least moved where put %d; least el0 kept %lu, moved %lu (want %lu); least el1 kept %lu, moved %lu (loops %lu); least cycles kept %lu, moved %lu; worst |both - el0 - el1| %lu",
+	      migrate_cpu[0], migrate_cpu[1], MIGRATIONS + 1, least_moved,
+	      least[0][0], least[1][0], el0_expect, least[0][1], least[1][1],
+	      el1_loops, least[0][2], least[1][2], worst_sum);
 }
 
 /*

@@ -25,6 +25,7 @@
 #ifndef __ARM64_KVM_HYP_PMU_DIRECT_H__
 #define __ARM64_KVM_HYP_PMU_DIRECT_H__
 
+#include <linux/bitfield.h>
 #include <linux/kvm_host.h>
 #include <asm/arm_pmuv3.h>
 #include <asm/kvm_emulate.h>
@@ -360,15 +361,15 @@ static inline void __pmu_direct_pkvm_sync(struct kvm_vcpu *host_vcpu,
 				  sys_reg_Op2(r), sys_reg_CRn(r), sys_reg_CRm(r))
 #define __PMU_DIRECT_ESR_EVREG_MASK					\
 	(ESR_ELx_SYS64_ISS_OP0_MASK | ESR_ELx_SYS64_ISS_OP1_MASK |	\
-	 ESR_ELx_SYS64_ISS_CRN_MASK | (0xcUL << ESR_ELx_SYS64_ISS_CRM_SHIFT))
+	 ESR_ELx_SYS64_ISS_CRN_MASK | FIELD_PREP(ESR_ELx_SYS64_ISS_CRM_MASK, 0xc))
 #define __PMU_DIRECT_ESR_EVCNTR		__PMU_DIRECT_ISS(SYS_PMEVCNTRn_EL0(0))
 #define __PMU_DIRECT_ESR_EVTYPER	__PMU_DIRECT_ISS(SYS_PMEVTYPERn_EL0(0))
 
 /* n of PMEVCNTR<n>_EL0 / PMEVTYPER<n>_EL0 from the ESR: CRm[1:0]:Op2. */
 static __always_inline unsigned int __pmu_direct_esr_idx(u64 esr)
 {
-	return (((esr & ESR_ELx_SYS64_ISS_CRM_MASK) >> ESR_ELx_SYS64_ISS_CRM_SHIFT) & 3) << 3 |
-	       (esr & ESR_ELx_SYS64_ISS_OP2_MASK) >> ESR_ELx_SYS64_ISS_OP2_SHIFT;
+	return (FIELD_GET(ESR_ELx_SYS64_ISS_CRM_MASK, esr) & 3) << 3 |
+	       FIELD_GET(ESR_ELx_SYS64_ISS_OP2_MASK, esr);
 }
 
 /*
@@ -421,7 +422,10 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
 				*val = cnten;
 				return true;
 			}
-			cnten = iss == __PMU_DIRECT_ISS(SYS_PMCNTENSET_EL0) ? cnten | v : cnten & ~v;
+			if (iss == __PMU_DIRECT_ISS(SYS_PMCNTENSET_EL0))
+				cnten |= v;
+			else
+				cnten &= ~v;
 			__vcpu_assign_sys_reg(vcpu, PMCNTENSET_EL0, cnten);
 			write_sysreg(mask, pmcntenclr_el0);
 			write_sysreg(__pmu_direct_hw_cnten(vcpu, mask), pmcntenset_el0);
@@ -503,7 +507,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
  */
 static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 {
-	unsigned int hpmn;
+	unsigned int hpmn, idx;
 	bool write, done;
 	u64 esr, iss, val;
 	int rt;
@@ -517,12 +521,13 @@ static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 	hpmn = vcpu->arch.pmu.direct.hpmn;
 	rt = kvm_vcpu_sys_get_rt(vcpu);
 	val = write ? vcpu_get_reg(vcpu, rt) : 0;
+	idx = __pmu_direct_esr_idx(esr);
 	if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVCNTR)
-		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(__pmu_direct_esr_idx(esr), hpmn),
+		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
 					  false, write, &val);
 	else if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVTYPER &&
-		 __pmu_direct_esr_idx(esr) != ARMV8_PMU_CYCLE_IDX)
-		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(__pmu_direct_esr_idx(esr), hpmn),
+		 idx != ARMV8_PMU_CYCLE_IDX)
+		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
 					  true, write, &val);
 	else if (iss == __PMU_DIRECT_ISS(SYS_PMXEVCNTR_EL0) ||
 		 iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0)) {
