@@ -249,9 +249,13 @@ def main():
 - *world switch*: instructions per guest exit+entry, counted at EL2 on
   nVHE and protected hosts (the hypervisor) and in the host kernel (EL2)
   on VHE, by an event that needs no switching itself; the difference
-  between runs of 600 and 100 hypercalls, divided by 500, so fixed
+  between runs of 120 and 20 hypercalls, divided by 100, so fixed
   costs cancel; each run is the least of five (a run that a host
-  interrupt landed in has a whole extra exit).  With K other events on
+  interrupt landed in has a whole extra exit; runs of 600, about 8 ms
+  in protected mode, were longer than a 4 ms timer tick).  Protected
+  mode's figures still move between boots, its host kernel part by up
+  to about 60 per exit+entry, for reasons not found yet; VHE's and
+  nVHE's repeat to the instruction.  With K other events on
   the vCPU thread that need switching.
 - *KVM_RUN round trip*: the same with the guest exiting to user space
   every round, so each round is one `vcpu_load` and `vcpu_put`.
@@ -260,7 +264,7 @@ def main():
 - *perf-register BATCH*: one hypercall's whole host work, instructions
   at every EL but EL0 on the vCPU thread (host kernel and EL2, and the
   guest's few EL1 instructions around the call), per call: runs of 4
-  and 1 worst calls, 600 and 100 one-read calls, each the least of five.
+  and 1 worst calls, 120 and 20 one-read calls, each the least of five.
   The worst list is 256 writes of PMCR_EL0 with P and C to a stopped
   vPMU whose every counter has a host perf event: each entry releases
   and re-creates N + 1 of them (N event counters and the cycle counter)
@@ -385,18 +389,20 @@ notes say where a figure is not understood yet.
   2 for its own counting), so the 7-event context switch multiplexes
   and the 6-counter group read does not fit (n/a).  An overflow costs
   one exit, the physical interrupt's (the guest's end of interrupt
-  takes no maintenance exit since glue 0023).  Each EL2 round trip is
-  about 205 host instructions on VHE (`exitcost`); QEMU's exec log of
-  one trapped `PMEVCNTR0_EL0` read shows 208, of which about 150 are
-  the vector, `__guest_exit`, the run loop, `__kvm_skip_instr` and
-  `__guest_enter`, which no handler can shed.  So under QEMU a direct
-  operation costs VHE about 205 host instructions per counter access,
-  and an overflow at least an exit (1,246 on VHE; about 1,900 on nVHE,
-  its EL2 world switch included) plus the guest handler's accesses,
-  against stock's 37,513 and 43,529: 20x of stock's trap path is out
-  of reach for the overflow in both modes, and VHE's 1-counter read
-  (17.9x), open/close (14.7x) and 4-event switch (15.2x) stay short of
-  it too.  On a PMU that enforces HPMN the counter accesses do not trap.
+  takes no maintenance exit since glue 0023).  A trapped
+  `PMEVCNTR0_EL0` read's EL2 round trip is about 205 host instructions
+  on VHE (`exitcost`); QEMU's exec log of one shows 208, of which about
+  150 are the vector, `__guest_exit`, the run loop, `__kvm_skip_instr`
+  and `__guest_enter`, which no handler can shed.  An overflow costs at
+  least an exit (a direct VM's: 1,382 on VHE, 2,021 on nVHE) plus the
+  vGIC's injection and the guest handler's trapped accesses, against
+  stock's 37,000 to 44,000: 20x of stock's trap path is out of reach
+  for it under QEMU.  The direct column's per-operation figures are
+  small differences of large counts and move by a few hundred
+  instructions between runs (VHE's 4-counter read read 732 in one run
+  and 1,097 in the next, its 1-counter read 328 and 147), so ratios
+  near 20 are within that spread.  On a PMU that enforces HPMN the
+  counter accesses do not trap.
 
 - **Exactness.** Stock nVHE loses the world switch from host-only
   events that count EL2: 998,999 instructions per 1,000 entries, about

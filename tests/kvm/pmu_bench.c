@@ -21,8 +21,8 @@
  *      the least of five, which drops runs a host interrupt landed in.
  *      That needs runs shorter than a timer tick (4 ms at HZ=250):
  *      runs of 600 in protected mode, whose exit+entry is about 13,000
- *      instructions, took 8 ms, so every run had one or two ticks and
- *      its figures moved by 10 to 20 between boots.
+ *      instructions, took 8 ms.  (Protected mode's figures still move
+ *      between boots, for reasons not found yet.)
  *  loadput_<K>: the same per KVM_RUN (the guest exits to user space every
  *      round, so each round is one vcpu_load and vcpu_put), with K
  *      host-only events needing switching.
