@@ -522,15 +522,15 @@ static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 	rt = kvm_vcpu_sys_get_rt(vcpu);
 	val = write ? vcpu_get_reg(vcpu, rt) : 0;
 	idx = __pmu_direct_esr_idx(esr);
-	if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVCNTR)
+	if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVCNTR) {
 		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
 					  false, write, &val);
-	else if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVTYPER &&
-		 idx != ARMV8_PMU_CYCLE_IDX)
+	} else if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVTYPER &&
+		   idx != ARMV8_PMU_CYCLE_IDX) {
 		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
 					  true, write, &val);
-	else if (iss == __PMU_DIRECT_ISS(SYS_PMXEVCNTR_EL0) ||
-		 iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0)) {
+	} else if (iss == __PMU_DIRECT_ISS(SYS_PMXEVCNTR_EL0) ||
+		   iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0)) {
 		unsigned int sel = read_sysreg(pmselr_el0) & __PMU_DIRECT_SEL;
 
 		if (iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0))
