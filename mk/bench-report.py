@@ -253,9 +253,10 @@ def main():
   costs cancel; each run is the least of five (a run that a host
   interrupt landed in has a whole extra exit; runs of 600, about 8 ms
   in protected mode, were longer than a 4 ms timer tick).  Protected
-  mode's figures still move between boots, its host kernel part by up
-  to about 60 per exit+entry, for reasons not found yet; VHE's and
-  nVHE's repeat to the instruction.  With K other events on
+  mode's figures still move between boots, by up to about 60 per
+  exit+entry and its EL2 part's too, for reasons not found yet (not
+  `-icount`'s sleep either); VHE's and nVHE's repeat to the
+  instruction.  With K other events on
   the vCPU thread that need switching.
 - *KVM_RUN round trip*: the same with the guest exiting to user space
   every round, so each round is one `vcpu_load` and `vcpu_put`.
