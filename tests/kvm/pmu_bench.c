@@ -332,11 +332,11 @@ static int loop_only(const char *kind, const char *rounds, const char *l1)
 		;
 	if (k == ARRAY_SIZE(kinds))
 		TEST_FAIL("loop: none, trapped[-read] or direct[-read], not %s", kind);
-	vm_pmu = kinds[k].pmu;
-	vcpu = bench_vm(&vm, &gic);
 	n1 = l1 ? strtoull(l1, NULL, 0) : 1;
 	/* el1_loop(0) would spin 2^64 times. */
 	TEST_ASSERT(n1 >= 1, "loop: L1 must be at least 1, not %s", l1);
+	vm_pmu = kinds[k].pmu;
+	vcpu = bench_vm(&vm, &gic);
 	vcpu_args_set(vcpu, 3, strtoull(rounds, NULL, 0), kinds[k].how, n1);
 	run_guest(vcpu);
 	if (gic >= 0)

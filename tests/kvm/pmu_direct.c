@@ -882,6 +882,13 @@ static enum support probe_direct(int *err)
 	return s;
 }
 
+/* The run's end: how many checks failed, and the exit status. */
+static int tally(void)
+{
+	printf("pmu_direct: %d failed\n", failures);
+	return failures ? 1 : 0;
+}
+
 /*
  * Every planned check at once, when the direct PMU cannot be tested:
  * passed (skipped) only where EOPNOTSUPP is the documented answer.
@@ -913,8 +920,7 @@ static int report_all(enum support s, int err, bool expect_unsupported,
 	}
 	for (i = 0; i < n; i++)
 		check(ok, names[i], "%s", why);
-	printf("pmu_direct: %d failed\n", failures);
-	return failures ? 1 : 0;
+	return tally();
 }
 
 /* N of the host's PMU: PMCR_EL0.N of a vCPU with the trapped PMU. */
@@ -1031,6 +1037,12 @@ static void self_count_once(uint64_t v[4])
 	memcpy(v, r.v, 4 * sizeof(v[0]));
 }
 
+/* |both - EL0 - EL1| of a self count's figures (el0, el1, both, cycles). */
+static uint64_t both_error(const uint64_t v[4])
+{
+	return v[2] > v[0] + v[1] ? v[2] - v[0] - v[1] : v[0] + v[1] - v[2];
+}
+
 /*
  * As vpmu_self_count, on the guest's own counters: the least of three
  * runs, figure by figure, and of up to EXTRA_RUNS more while a least
@@ -1055,7 +1067,7 @@ static void check_self_count(void)
 		self_count_once(v);
 		printf("pmu_direct: self count run %d: el0=%lu el1=%lu both=%lu cycles=%lu\n",
 		       i, v[0], v[1], v[2], v[3]);
-		d = v[2] > v[0] + v[1] ? v[2] - v[0] - v[1] : v[0] + v[1] - v[2];
+		d = both_error(v);
 		worst_sum = d > worst_sum ? d : worst_sum;
 		el0 = v[0] < el0 ? v[0] : el0;
 		el1 = v[1] < el1 ? v[1] : el1;
@@ -1157,7 +1169,7 @@ static void check_migrate(void)
 			printf("pmu_direct: %s run %d: el0=%lu el1=%lu both=%lu cycles=%lu, %d of %d runs where put\n",
 			       m ? "moved" : "kept", i, v[0], v[1], v[2], v[3], moved,
 			       MIGRATIONS + 1);
-			d = v[2] > v[0] + v[1] ? v[2] - v[0] - v[1] : v[0] + v[1] - v[2];
+			d = both_error(v);
 			worst_sum = d > worst_sum ? d : worst_sum;
 			least_moved = moved < least_moved ? moved : least_moved;
 			least[m][0] = v[0] < least[m][0] ? v[0] : least[m][0];
@@ -1515,8 +1527,7 @@ int main(int argc, char **argv)
 			return report_all(s, err, false, migrate_checks,
 					  ARRAY_SIZE(migrate_checks));
 		check_migrate();
-		printf("pmu_direct: %d failed\n", failures);
-		return failures ? 1 : 0;
+		return tally();
 	}
 
 	plan(ARRAY_SIZE(checks));
@@ -1524,6 +1535,7 @@ int main(int argc, char **argv)
 	if (s != DIRECT_OK || expect_unsupported)
 		return report_all(s, err, expect_unsupported, checks,
 				  ARRAY_SIZE(checks));
+
 	host_n = host_pmcr_n();
 	host_counters = kvm_param("pmu_direct_host_counters", HOST_COUNTERS);
 	share = host_n > (unsigned int)host_counters ? host_n - host_counters : 0;
@@ -1540,7 +1552,5 @@ int main(int argc, char **argv)
 	check_nr_counters(host_n, share);
 	check_service();
 	check_irq_line();
-
-	printf("pmu_direct: %d failed\n", failures);
-	return failures ? 1 : 0;
+	return tally();
 }
