@@ -252,12 +252,14 @@ def main():
   between runs of 120 and 20 hypercalls, divided by 100, so fixed
   costs cancel; each run is the least of five (a run that a host
   interrupt landed in has a whole extra exit; runs of 600, about 8 ms
-  in protected mode, were longer than a 4 ms timer tick).  Protected
-  mode's figures still move between boots, by up to about 60 per
-  exit+entry and its EL2 part's too, for reasons not found yet (not
-  `-icount`'s sleep either); VHE's and nVHE's repeat to the
-  instruction.  With K other events on
-  the vCPU thread that need switching.
+  in protected mode, were longer than a 4 ms timer tick).  Each VM
+  first runs one round uncounted, so that the counted runs hold no
+  first-run work (in protected mode the hypervisor's VM and vCPU, every
+  stage-2 fault): counted, that work varied by hundreds to thousands of
+  instructions between VMs and made protected mode's figures move by up
+  to 60 per exit+entry between boots.  Every mode now repeats to the
+  instruction.  With K other events on the vCPU thread that need
+  switching.
 - *KVM_RUN round trip*: the same with the guest exiting to user space
   every round, so each round is one `vcpu_load` and `vcpu_put`.
 - *vPMU*: the guest counts its own 100,000-iteration EL1 and EL0 loops

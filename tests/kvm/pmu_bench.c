@@ -4,6 +4,7 @@
  *
  * Usage: pmu_bench vhe|nvhe|protected[-up]  (the boot's mode)
  *        pmu_bench loop none|trapped|direct[-read] ROUNDS [L1]  (for a profiler)
+ *        pmu_bench runs none|trapped|direct [REPEATS]  (every run's figure)
  *
  * Prints "BENCH <name> <value>" lines:
  *
@@ -21,8 +22,8 @@
  *      the least of five, which drops runs a host interrupt landed in.
  *      That needs runs shorter than a timer tick (4 ms at HZ=250):
  *      runs of 600 in protected mode, whose exit+entry is about 13,000
- *      instructions, took 8 ms.  (Protected mode's figures still move
- *      between boots, for reasons not found yet.)
+ *      instructions, took 8 ms.  The VM's first round is not counted
+ *      (warm_up()).
  *  loadput_<K>: the same per KVM_RUN (the guest exits to user space every
  *      round, so each round is one vcpu_load and vcpu_put), with K
  *      host-only events needing switching.
@@ -98,19 +99,29 @@ static enum { PMU_NONE, PMU_TRAPPED, PMU_DIRECT } vm_pmu;
 /* How guest_code() ends a round: an in-kernel hypercall, an exit to user space, a PMU read. */
 enum { ROUND_HVC, ROUND_USER, ROUND_PMU_READ };
 
-static void guest_code(uint64_t rounds, uint64_t how, uint64_t l1)
+/* guest_code()'s stop after its first round: see warm_up(). */
+#define WARM	1
+
+static void round_of(uint64_t how, uint64_t l1)
 {
 	struct arm_smccc_res res;
 
-	while (rounds--) {
-		el1_loop(l1);
-		if (how == ROUND_USER)
-			GUEST_SYNC(0);
-		else if (how == ROUND_PMU_READ)
-			(void)read_sysreg(pmevcntr0_el0);
-		else
-			smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
-	}
+	el1_loop(l1);
+	if (how == ROUND_USER)
+		GUEST_SYNC(0);
+	else if (how == ROUND_PMU_READ)
+		(void)read_sysreg(pmevcntr0_el0);
+	else
+		smccc_hvc(SMCCC_VERSION, 0, 0, 0, 0, 0, 0, 0, &res);
+}
+
+/* A first round and a stop, then @rounds rounds. */
+static void guest_code(uint64_t rounds, uint64_t how, uint64_t l1)
+{
+	round_of(how, l1);
+	GUEST_SYNC(WARM);
+	while (rounds--)
+		round_of(how, l1);
 	GUEST_DONE();
 }
 
@@ -287,6 +298,34 @@ static struct kvm_vcpu *bench_vm(struct kvm_vm **vm, int *gic)
 	return vcpu;
 }
 
+/*
+ * Run @vcpu up to guest_code()'s WARM stop, uncounted: the VM's first
+ * KVM_RUN (in protected mode the hypervisor's VM and vCPU, a vPMU's
+ * vGIC) and the stage-2 faults of every page a round touches.  Counted,
+ * these first-time costs moved by hundreds to thousands of instructions
+ * between runs of the same VM in protected mode, more than the few
+ * against many rounds could cancel.
+ */
+static void warm_up(struct kvm_vcpu *vcpu)
+{
+	struct ucall uc;
+
+	for (;;) {
+		vcpu_run(vcpu);
+		switch (get_ucall(vcpu, &uc)) {
+		case UCALL_SYNC:
+			if (uc.args[1] == WARM)
+				return;
+			continue;
+		case UCALL_ABORT:
+			REPORT_GUEST_ASSERT(uc);
+			return;
+		default:
+			TEST_FAIL("unexpected exit before the first round's end");
+		}
+	}
+}
+
 /* Instructions of the measuring event over @rounds of guest_code(). */
 static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 {
@@ -297,6 +336,7 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 
 	vcpu = bench_vm(&vm, &gic);
 	vcpu_args_set(vcpu, 3, rounds, r->to_user, 1);
+	warm_up(vcpu);
 	count = counted_run(vcpu, r->k, r->host_only);
 	if (gic >= 0)
 		close(gic);
@@ -342,6 +382,44 @@ static int loop_only(const char *kind, const char *rounds, const char *l1)
 	if (gic >= 0)
 		close(gic);
 	kvm_vm_free(vm);
+	return 0;
+}
+
+/*
+ * pmu_bench runs none|trapped|direct [REPEATS]: every run behind the
+ * switch_host_0 and exitentry_0 rows of a VM with that vPMU, REPEATS
+ * (default 10) runs of FEW and of MANY rounds each, one line a run:
+ * "RUN <switch|exitentry> <rounds> <instructions>".  The rows take the
+ * least of REPEATS; this shows how far the others lie from it, to find
+ * where a mode whose figures move between boots (protected) moves.
+ */
+static void print_runs(uint64_t rounds, uint64_t n)
+{
+	struct run r = { .host_only = true };
+
+	while (n--)
+		printf("RUN %s %lu %lu\n", whole ? "exitentry" : "switch",
+		       rounds, measure_rounds(rounds, &r));
+}
+
+static int runs_only(const char *kind, const char *repeats)
+{
+	static const char *const kinds[] = { "none", "trapped", "direct" };
+	uint64_t n;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(kinds) && strcmp(kind, kinds[k]); k++)
+		;
+	if (k == ARRAY_SIZE(kinds))
+		TEST_FAIL("runs: none, trapped or direct, not %s", kind);
+	n = repeats ? strtoull(repeats, NULL, 0) : 10;
+	TEST_ASSERT(n >= 1, "runs: REPEATS must be at least 1, not %s", repeats);
+	vm_pmu = k;	/* kinds[] is in PMU_NONE, PMU_TRAPPED, PMU_DIRECT's order */
+	for (k = 0; k < 2; k++) {
+		whole = k;
+		print_runs(FEW, n);
+		print_runs(MANY, n);
+	}
 	return 0;
 }
 
@@ -555,9 +633,11 @@ int main(int argc, char **argv)
 
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "loop"))
 		return loop_only(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "runs"))
+		return runs_only(argv[2], argc == 4 ? argv[3] : NULL);
 	/* The boot's mode: vhe, nvhe or protected, each maybe with -up. */
 	TEST_ASSERT(argc == 2,
-		    "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct[-read] ROUNDS [L1]");
+		    "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct[-read] ROUNDS [L1] | runs none|trapped|direct [REPEATS]");
 	len = strcspn(argv[1], "-");
 	TEST_ASSERT(!argv[1][len] || !strcmp(argv[1] + len, "-up"),
 		    "unknown mode %s", argv[1]);
