@@ -368,7 +368,9 @@ hypervisor instructions on the vCPU thread (a pinned `exclude_user`,
 protected hosts, the EL2 kernel on VHE).  Per operation: the difference
 between runs of 600 and 100 operations (for the overflow row, 250 and 50
 sampling periods, less the same loops counting only, per sample taken),
-each run the least of three.  The guest runs the trap-and-emulate path:
+each run the least of three; on the direct PMU, whose operations cost
+so little that a run's own work (the process, the guest's ticks) would
+move them by a few hundred, 2,600 and 100 (1,050 and 50 periods).  The guest runs the trap-and-emulate path:
 every PMU register access it makes is an exit.  With 7 guest counters in
 use (6-counter reads, 7-event switches) the host's own pinned counter
 leaves one of them without a host counter behind it; the guest's
@@ -401,11 +403,11 @@ notes say where a figure is not understood yet.
   vGIC's injection and the guest handler's trapped accesses, against
   stock's 37,000 to 44,000: 20x of stock's trap path is out of reach
   for it under QEMU.  The direct column's per-operation figures are
-  small differences of large counts and move by a few hundred
-  instructions between runs (VHE's 4-counter read read 732 in one run
-  and 1,097 in the next, its 1-counter read 328 and 147), so ratios
-  near 20 are within that spread.  On a PMU that enforces HPMN the
-  counter accesses do not trap.
+  small differences of large counts: over 500 more operations they
+  moved by a few hundred instructions between runs (VHE's 1-counter
+  read -32 to 251 in three sets of one boot), over 2,500 more by a few
+  tens (188 to 212).  On a PMU that enforces HPMN the counter accesses
+  do not trap.
 
 - **Exactness.** Stock nVHE loses the world switch from host-only
   events that count EL2: 998,999 instructions per 1,000 entries, about
