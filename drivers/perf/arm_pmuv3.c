@@ -399,6 +399,14 @@ static u64 armv8pmu_chain_typer(u64 typer)
 	return ARMV8_PMUV3_PERFCTR_CHAIN | (typer & ARMV8PMU_FILTER_MASK);
 }
 
+/*
+ * Start an event's counter.  It is disabled already, as stock's is: a
+ * counter is only ever enabled here, and armv8pmu_disable() (every stop,
+ * and the overflow handler's throttle), armv8pmu_reset() and KVM (a
+ * direct vCPU's counters at every exit, before they go back to the host)
+ * disable it.  Disabling it again would cost a KVM guest an exit or a
+ * trap per start.
+ */
 static void armv8pmu_enable(struct perf_event *event)
 {
 	u64 mask = armv8pmu_event_cnten_mask(event);
@@ -407,7 +415,6 @@ static void armv8pmu_enable(struct perf_event *event)
 	int idx = event->hw.idx;
 	bool enable;
 
-	armv8pmu_disable_counters(mask);
 	if (armv8pmu_event_is_chained(event))
 		armv8pmu_program_counter(idx + 1, armv8pmu_chain_typer(host),
 					 armv8pmu_chain_typer(guest));
