@@ -85,6 +85,15 @@ static inline void kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 	if (!has_vhe())
 		__kvm_pmu_update_vcpu_events(vcpu);
 }
+
+void __kvm_pmu_vcpu_events_done(struct kvm_vcpu *vcpu);
+
+/* After each run, IRQs still off: the same. */
+static inline void kvm_pmu_vcpu_events_done(struct kvm_vcpu *vcpu)
+{
+	if (!has_vhe())
+		__kvm_pmu_vcpu_events_done(vcpu);
+}
 #else
 /* Without KVM there is no guest context: the host value always applies. */
 static inline bool kvm_pmu_counter_add(int idx, u64 typer_host,
@@ -96,6 +105,7 @@ static inline bool kvm_pmu_counter_add(int idx, u64 typer_host,
 
 static inline void kvm_pmu_counter_del(int idx) {}
 static inline void kvm_pmu_cpu_reset(void) {}
+static inline void kvm_pmu_vcpu_events_done(struct kvm_vcpu *vcpu) {}
 /* kvm_pmu_update_vcpu_events(): <kvm/arm_pmu.h> has the stub. */
 #endif
 

@@ -184,6 +184,23 @@ static inline void kvm_pmu_events_copy(struct kvm_pmu_events *dst,
 }
 
 /*
+ * After a run (nVHE and protected, IRQs still off): the counters the
+ * world switch enabled at exit from the vCPU's copy @copy that this
+ * CPU's state @live no longer has.  Between the copy and here only an
+ * NMI can change @live, and only by removing a counter (the overflow
+ * handler stopping a throttled event): armv8pmu_disable() disabled it,
+ * and the exit, going by the copy, enabled it again.
+ */
+static inline unsigned long kvm_pmu_events_stale(const struct kvm_pmu_events *copy,
+						 const struct kvm_pmu_events *live)
+{
+	if (copy->gen == READ_ONCE(live->gen) ||
+	    !(copy->plan & KVM_PMU_PLAN_CNTEN_HOST))
+		return 0;
+	return copy->events_host & ~READ_ONCE(live->events_host);
+}
+
+/*
  * Protected mode: the hypervisor's copy of host-provided state.  The host
  * is not trusted there, so every mask is read once and clamped to the
  * counters that exist (@counters: PMCR_EL0.N event counters, the cycle

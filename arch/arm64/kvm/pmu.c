@@ -17,7 +17,9 @@
  *
  * Counters are removed from the PMU overflow handler too, which is an
  * NMI under pseudo-NMI: the masks change only by atomic bit operations,
- * so no update is lost to a read-modify-write it interrupted.
+ * so no update is lost to a read-modify-write it interrupted, and on
+ * nVHE a removal after the vCPU's copy is undone after the run
+ * (__kvm_pmu_vcpu_events_done()).
  */
 #include <linux/kvm_host.h>
 #include <linux/perf/arm_pmu.h>
@@ -128,8 +130,18 @@ static int __init kvm_pmu_hostile_init(void)
 	return 0;
 }
 late_initcall(kvm_pmu_hostile_init);
+
+static bool kvm_pmu_hostile_seeded(void)
+{
+	return READ_ONCE(kvm_pmu_hostile_seed);
+}
 #else
 static bool kvm_pmu_hostile_fill(struct kvm_vcpu *vcpu)
+{
+	return false;
+}
+
+static bool kvm_pmu_hostile_seeded(void)
 {
 	return false;
 }
@@ -137,9 +149,9 @@ static bool kvm_pmu_hostile_fill(struct kvm_vcpu *vcpu)
 
 /*
  * nVHE/protected: give the vCPU this CPU's switch state before entry.
- * Called with IRQs disabled, so no counter can come meanwhile (one may
- * go, from an NMI: the copy then still switches it, harmlessly, since
- * it is disabled).
+ * Called with IRQs disabled, so no counter can come meanwhile.  One may
+ * go, from an NMI (a throttle): the copy then still switches it, and
+ * the exit enables it again; __kvm_pmu_vcpu_events_done() disables it.
  */
 void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 {
@@ -149,6 +161,25 @@ void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 		return;
 	kvm_pmu_events_copy(&vcpu->arch.pmu.events,
 			    this_cpu_ptr(&kvm_pmu_cpu.events));
+}
+
+/*
+ * nVHE/protected, after the run with IRQs still disabled: disable the
+ * counters the exit enabled for events an NMI stopped since the copy
+ * (kvm_pmu_events_stale()), before the driver may give their index to
+ * another event.  Not after a hostile test fill, whose random masks name
+ * counters that host perf owns without switching.
+ */
+void __kvm_pmu_vcpu_events_done(struct kvm_vcpu *vcpu)
+{
+	unsigned long stale;
+
+	if (!system_supports_pmuv3() || kvm_pmu_hostile_seeded())
+		return;
+	stale = kvm_pmu_events_stale(&vcpu->arch.pmu.events,
+				     this_cpu_ptr(&kvm_pmu_cpu.events));
+	if (unlikely(stale))
+		write_pmcntenclr(stale);
 }
 
 /*

@@ -190,6 +190,43 @@ static void copy_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dst.plan, 0UL);
 }
 
+/*
+ * After a run: a host-only counter an NMI removed after the copy was
+ * taken is stale (the exit enabled it again), and nothing else is.
+ */
+static void stale_test(struct kunit *test)
+{
+	struct kvm_pmu_events live = { }, copy = { };
+	u64 typer;
+
+	kvm_pmu_events_add(&live, ARMV8PMU_MODE_NVHE, false, 0, INST, INST | P | U, &typer);
+	kvm_pmu_events_add(&live, ARMV8PMU_MODE_NVHE, false, 2, INST, INST | P | U, &typer);
+	kvm_pmu_events_add(&live, ARMV8PMU_MODE_NVHE, false, 3, INST | P | U, INST, &typer);
+	kvm_pmu_events_add(&live, ARMV8PMU_MODE_NVHE, false, 5, INST | NSH,
+			   INST | NSH | P | U, &typer);
+	kvm_pmu_events_changed(&live, 1);
+	kvm_pmu_events_copy(&copy, &live);
+	KUNIT_ASSERT_EQ(test, copy.events_host, B(0) | B(2));
+
+	/* Nothing changed since the copy: nothing is stale. */
+	KUNIT_EXPECT_EQ(test, kvm_pmu_events_stale(&copy, &live), 0UL);
+
+	/* An NMI stops the events of a host-only, a guest-only and a type-switched counter. */
+	kvm_pmu_events_del(&live, 2);
+	kvm_pmu_events_del(&live, 3);
+	kvm_pmu_events_del(&live, 5);
+	kvm_pmu_events_changed(&live, 2);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_events_stale(&copy, &live), B(2));
+
+	/* A copy with no PMCNTEN work: the exit enabled nothing. */
+	copy.plan &= ~KVM_PMU_PLAN_CNTEN_HOST;
+	KUNIT_EXPECT_EQ(test, kvm_pmu_events_stale(&copy, &live), 0UL);
+
+	/* The next copy takes the change: nothing stale after its run. */
+	kvm_pmu_events_copy(&copy, &live);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_events_stale(&copy, &live), 0UL);
+}
+
 /* The plan names each kind of work and where the type writes start. */
 static void plan_test(struct kunit *test)
 {
@@ -340,6 +377,7 @@ static struct kunit_case arm_pmuv3_kvm_switch_test_cases[] = {
 	KUNIT_CASE(add_masks_types_test),
 	KUNIT_CASE(del_and_reset_test),
 	KUNIT_CASE(copy_test),
+	KUNIT_CASE(stale_test),
 	KUNIT_CASE(plan_test),
 	KUNIT_CASE(counters_of_test),
 	KUNIT_CASE(sanitise_hostile_test),
