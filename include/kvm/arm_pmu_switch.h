@@ -105,8 +105,7 @@ static inline bool kvm_pmu_counter_add(int idx, u64 typer_host,
 
 static inline void kvm_pmu_counter_del(int idx) {}
 static inline void kvm_pmu_cpu_reset(void) {}
-static inline void kvm_pmu_vcpu_events_done(struct kvm_vcpu *vcpu) {}
-/* kvm_pmu_update_vcpu_events(): <kvm/arm_pmu.h> has the stub. */
+/* kvm_pmu_update_vcpu_events(), kvm_pmu_vcpu_events_done(): <kvm/arm_pmu.h> has the stubs. */
 #endif
 
 #endif /* __KVM_ARM_PMU_SWITCH_H */

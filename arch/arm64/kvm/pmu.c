@@ -34,6 +34,7 @@
 struct kvm_pmu_cpu {
 	struct kvm_pmu_events events;
 	bool guest_loaded;	/* VHE: a vCPU is loaded on this CPU */
+	bool hostile_run;	/* nVHE: this run's copy is a hostile test fill */
 };
 
 static DEFINE_PER_CPU(struct kvm_pmu_cpu, kvm_pmu_cpu);
@@ -130,18 +131,8 @@ static int __init kvm_pmu_hostile_init(void)
 	return 0;
 }
 late_initcall(kvm_pmu_hostile_init);
-
-static bool kvm_pmu_hostile_seeded(void)
-{
-	return READ_ONCE(kvm_pmu_hostile_seed);
-}
 #else
 static bool kvm_pmu_hostile_fill(struct kvm_vcpu *vcpu)
-{
-	return false;
-}
-
-static bool kvm_pmu_hostile_seeded(void)
 {
 	return false;
 }
@@ -155,12 +146,13 @@ static bool kvm_pmu_hostile_seeded(void)
  */
 void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 {
+	struct kvm_pmu_cpu *cpu = this_cpu_ptr(&kvm_pmu_cpu);
+
 	if (!system_supports_pmuv3())
 		return;
-	if (kvm_pmu_hostile_fill(vcpu))
-		return;
-	kvm_pmu_events_copy(&vcpu->arch.pmu.events,
-			    this_cpu_ptr(&kvm_pmu_cpu.events));
+	cpu->hostile_run = kvm_pmu_hostile_fill(vcpu);
+	if (!cpu->hostile_run)
+		kvm_pmu_events_copy(&vcpu->arch.pmu.events, &cpu->events);
 }
 
 /*
@@ -172,12 +164,12 @@ void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
  */
 void __kvm_pmu_vcpu_events_done(struct kvm_vcpu *vcpu)
 {
+	struct kvm_pmu_cpu *cpu = this_cpu_ptr(&kvm_pmu_cpu);
 	unsigned long stale;
 
-	if (!system_supports_pmuv3() || kvm_pmu_hostile_seeded())
+	if (!system_supports_pmuv3() || cpu->hostile_run)
 		return;
-	stale = kvm_pmu_events_stale(&vcpu->arch.pmu.events,
-				     this_cpu_ptr(&kvm_pmu_cpu.events));
+	stale = kvm_pmu_events_stale(&vcpu->arch.pmu.events, &cpu->events);
 	if (unlikely(stale))
 		write_pmcntenclr(stale);
 }
