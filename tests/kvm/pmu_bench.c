@@ -196,7 +196,11 @@ static struct perf_event_attr switching_attr(int k, bool host_only)
 	};
 }
 
-static void run_guest(struct kvm_vcpu *vcpu)
+/*
+ * Run @vcpu to its end, or with @to_warm only to guest_code()'s WARM
+ * stop (warm_up()).
+ */
+static void run_guest_to(struct kvm_vcpu *vcpu, bool to_warm)
 {
 	struct ucall uc;
 
@@ -204,8 +208,11 @@ static void run_guest(struct kvm_vcpu *vcpu)
 		vcpu_run(vcpu);
 		switch (get_ucall(vcpu, &uc)) {
 		case UCALL_SYNC:
+			if (to_warm && uc.args[1] == WARM)
+				return;
 			continue;
 		case UCALL_DONE:
+			TEST_ASSERT(!to_warm, "the guest ended before its first round's end");
 			return;
 		case UCALL_ABORT:
 			REPORT_GUEST_ASSERT(uc);
@@ -214,6 +221,11 @@ static void run_guest(struct kvm_vcpu *vcpu)
 			TEST_FAIL("unexpected exit");
 		}
 	}
+}
+
+static void run_guest(struct kvm_vcpu *vcpu)
+{
+	run_guest_to(vcpu, false);
 }
 
 /*
@@ -308,22 +320,7 @@ static struct kvm_vcpu *bench_vm(struct kvm_vm **vm, int *gic)
  */
 static void warm_up(struct kvm_vcpu *vcpu)
 {
-	struct ucall uc;
-
-	for (;;) {
-		vcpu_run(vcpu);
-		switch (get_ucall(vcpu, &uc)) {
-		case UCALL_SYNC:
-			if (uc.args[1] == WARM)
-				return;
-			continue;
-		case UCALL_ABORT:
-			REPORT_GUEST_ASSERT(uc);
-			return;
-		default:
-			TEST_FAIL("unexpected exit before the first round's end");
-		}
-	}
+	run_guest_to(vcpu, true);
 }
 
 /* Instructions of the measuring event over @rounds of guest_code(). */
