@@ -400,12 +400,11 @@ static u64 armv8pmu_chain_typer(u64 typer)
 }
 
 /*
- * Start an event's counter.  It is disabled already, as stock's is: a
- * counter is only ever enabled here, and armv8pmu_disable() (every stop,
- * and the overflow handler's throttle), armv8pmu_reset() and KVM (a
- * direct vCPU's counters at every exit, before they go back to the host)
- * disable it.  Disabling it again would cost a KVM guest an exit or a
- * trap per start.
+ * Start an event's counter.  Every path that stops a counter disables
+ * it, but the counter is disabled here again first (stock does not):
+ * one register write per start makes sure nothing left enabled by
+ * someone else (the protected-debug boot's hostile-host hook does)
+ * counts for the new event before its type is set.
  */
 static void armv8pmu_enable(struct perf_event *event)
 {
@@ -415,6 +414,7 @@ static void armv8pmu_enable(struct perf_event *event)
 	int idx = event->hw.idx;
 	bool enable;
 
+	armv8pmu_disable_counters(mask);
 	if (armv8pmu_event_is_chained(event))
 		armv8pmu_program_counter(idx + 1, armv8pmu_chain_typer(host),
 					 armv8pmu_chain_typer(guest));
