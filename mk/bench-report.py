@@ -370,8 +370,9 @@ between runs of 600 and 100 operations (for the overflow row, 250 and 50
 sampling periods, less the same loops counting only, per sample taken),
 each run the least of three; on the direct PMU, whose operations cost
 so little that a run's own work (the process, the guest's ticks) would
-move them by a few hundred, 2,600 and 100 (1,050 and 50 periods).  The guest runs the trap-and-emulate path:
-every PMU register access it makes is an exit.  With 7 guest counters in
+move them by a few hundred, 2,600 and 100 (1,050 and 50 periods).  The
+guest runs the trap-and-emulate path: every PMU register access it
+makes is an exit.  With 7 guest counters in
 use (6-counter reads, 7-event switches) the host's own pinned counter
 leaves one of them without a host counter behind it; the guest's
 accesses, and so its exits, are the same.  Same guest kernel and
@@ -406,7 +407,7 @@ notes say where a figure is not understood yet.
   small differences of large counts: over 500 more operations they
   moved by a few hundred instructions between runs (VHE's 1-counter
   read -32 to 251 in three sets of one boot), over 2,500 more by a few
-  tens (188 to 212).  On a PMU that enforces HPMN the counter accesses
+  tens (177 to 212 in six sets).  On a PMU that enforces HPMN the counter accesses
   do not trap.
 
 - **Exactness.** Stock nVHE loses the world switch from host-only

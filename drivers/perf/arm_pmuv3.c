@@ -402,9 +402,9 @@ static u64 armv8pmu_chain_typer(u64 typer)
 /*
  * Start an event's counter.  Every path that stops a counter disables
  * it, but the counter is disabled here again first (stock does not):
- * one register write per start makes sure nothing left enabled by
- * someone else (the protected-debug boot's hostile-host hook does)
- * counts for the new event before its type is set.
+ * one register write per start stops a counter left enabled by someone
+ * else (the protected-debug boot's hostile-host hook does) before the
+ * new event's type is programmed.
  */
 static void armv8pmu_enable(struct perf_event *event)
 {

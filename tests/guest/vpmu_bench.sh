@@ -25,12 +25,17 @@ field() {	# name answer
 	echo "$2" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"
 }
 
-# The host's exit and instruction counts around one command.
+# The host's exit and instruction counts around one command; "x x x"
+# if a run of it failed, so that no figure is printed from it.
 host_delta() {	# command... -> "exits insns hvcs" of the least of three runs
 	best_e="" best_i="" best_h=""
 	for r in 1 2 3; do
 		c0=$(host count)
-		"$@" > /tmp/vpmu_ops.out || echo "$*: failed" >&2
+		if ! "$@" > /tmp/vpmu_ops.out; then
+			echo "$*: failed" >&2
+			echo "x x x"
+			return
+		fi
 		c1=$(host count)
 		e=$(($(field exits "$c1") - $(field exits "$c0")))
 		i=$(($(field insns "$c1") - $(field insns "$c0")))
@@ -46,6 +51,7 @@ host_delta() {	# command... -> "exits insns hvcs" of the least of three runs
 per_op() {	# name ops-per-unit n1 n2 vpmu_ops-args-before-N...
 	name=$1 per=$2 n1=$3 n2=$4; shift 4
 	set -- $(host_delta /bin/vpmu_ops "$@" $n1) $(host_delta /bin/vpmu_ops "$@" $n2)
+	case " $* " in *" x "*) echo "vpmu_bench: $name: vpmu_ops failed, no figure"; return ;; esac
 	awk -v e1=$1 -v i1=$2 -v h1=$3 -v e2=$4 -v i2=$5 -v h2=$6 \
 		-v n=$(((n2 - n1) * per)) -v name=$name -v pfx=$pfx 'BEGIN {
 		printf "BENCH %s_%s_exits %.2f\n", pfx, name, (e2 - e1) / n
@@ -56,9 +62,9 @@ per_op() {	# name ops-per-unit n1 n2 vpmu_ops-args-before-N...
 # A run's own host work (the process, the guest's ticks) moves by tens of
 # thousands of instructions between runs.  Over 500 more operations
 # that is a few hundred each, as much as a direct PMU's whole read: the
-# direct PMU's runs take five times the operations (a VHE 1-counter read
-# measured -32 to 251 in three sets of 100 against 600, 188 to 212 of 100
-# against 2,600).
+# direct PMU's runs take five times as many more operations (a VHE
+# 1-counter read measured -32 to 251 in three sets of 100 against 600,
+# 177 to 212 in six sets of 100 against 2,600).
 scale=1
 [ $pfx = vpmu_direct ] && scale=5
 n2=$((100 + 500 * scale))
@@ -77,10 +83,15 @@ o2=$((50 + 200 * scale))
 set -- $(host_delta /bin/vpmu_ops overflow 50); s1=$(sed 's/samples=//' /tmp/vpmu_ops.out)
 set -- "$@" $(host_delta /bin/vpmu_ops overflow $o2); s2=$(sed 's/samples=//' /tmp/vpmu_ops.out)
 set -- "$@" $(host_delta /bin/vpmu_ops spin 50) $(host_delta /bin/vpmu_ops spin $o2)
-awk -v e1=$1 -v i1=$2 -v h1=$3 -v e2=$4 -v i2=$5 -v h2=$6 \
-	-v b1=$7 -v j1=$8 -v g1=$9 -v b2=${10} -v j2=${11} -v g2=${12} \
-	-v n=$((s2 - s1)) -v pfx=$pfx 'BEGIN {
-	printf "BENCH %s_overflow_exits %.2f\n", pfx, ((e2 - e1) - (b2 - b1)) / n
-	printf "BENCH %s_overflow_hvcs %.2f\n", pfx, ((h2 - h1) - (g2 - g1)) / n
-	printf "BENCH %s_overflow_insns %.0f\n", pfx, ((i2 - i1) - (j2 - j1)) / n }'
-echo "BENCH ${pfx}_overflow_samples $s1 $s2"
+case " $* " in
+*" x "*) echo "vpmu_bench: overflow: vpmu_ops failed, no figure" ;;
+*)
+	awk -v e1=$1 -v i1=$2 -v h1=$3 -v e2=$4 -v i2=$5 -v h2=$6 \
+		-v b1=$7 -v j1=$8 -v g1=$9 -v b2=${10} -v j2=${11} -v g2=${12} \
+		-v n=$((s2 - s1)) -v pfx=$pfx 'BEGIN {
+		printf "BENCH %s_overflow_exits %.2f\n", pfx, ((e2 - e1) - (b2 - b1)) / n
+		printf "BENCH %s_overflow_hvcs %.2f\n", pfx, ((h2 - h1) - (g2 - g1)) / n
+		printf "BENCH %s_overflow_insns %.0f\n", pfx, ((i2 - i1) - (j2 - j1)) / n }'
+	echo "BENCH ${pfx}_overflow_samples $s1 $s2"
+	;;
+esac

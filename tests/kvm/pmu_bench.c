@@ -4,7 +4,8 @@
  *
  * Usage: pmu_bench vhe|nvhe|protected[-up]  (the boot's mode)
  *        pmu_bench loop none|trapped|direct[-read] ROUNDS [L1]  (for a profiler)
- *        pmu_bench runs none|trapped|direct [REPEATS]  (every run's figure)
+ *        pmu_bench runs vhe|nvhe|protected[-up] none|trapped|direct [REPEATS]
+ *                                                   (every run's figure)
  *
  * Prints "BENCH <name> <value>" lines:
  *
@@ -383,12 +384,12 @@ static int loop_only(const char *kind, const char *rounds, const char *l1)
 }
 
 /*
- * pmu_bench runs none|trapped|direct [REPEATS]: every run behind the
+ * pmu_bench runs MODE none|trapped|direct [REPEATS]: every run behind the
  * switch_host_0 and exitentry_0 rows of a VM with that vPMU, REPEATS
  * (default 10) runs of FEW and of MANY rounds each, one line a run:
  * "RUN <switch|exitentry> <rounds> <instructions>".  The rows take the
- * least of REPEATS; this shows how far the others lie from it, to find
- * where a mode whose figures move between boots (protected) moves.
+ * least of REPEATS; this shows how far the others lie from it (it found
+ * the first-run work warm_up() now leaves out).
  */
 static void print_runs(uint64_t rounds, uint64_t n)
 {
@@ -509,6 +510,7 @@ static struct split measure_split(bool exclude_hv, uint64_t l1)
 	vm = vm_create_with_one_vcpu(&vcpu, guest_code);
 	guest_loops_setup(vm, vcpu);
 	vcpu_args_set(vcpu, 3, 1000, 0, l1);
+	warm_up(vcpu);
 	for (s = 0; s < 3; s++) {
 		struct perf_event_attr attr = {
 			.type = PERF_TYPE_HARDWARE,
@@ -622,26 +624,32 @@ static void batch_rows(void)
 	printf("BENCH batch_one %.1f\n", per_round_of(&one));
 }
 
+/* The boot's mode: vhe, nvhe or protected, each maybe with -up. */
+static void set_mode(const char *mode)
+{
+	size_t len = strcspn(mode, "-");
+
+	TEST_ASSERT(!mode[len] || !strcmp(mode + len, "-up"), "unknown mode %s", mode);
+	vhe = len == 3 && !strncmp(mode, "vhe", 3);
+	TEST_ASSERT(vhe || (len == 4 && !strncmp(mode, "nvhe", 4)) ||
+		    (len == 9 && !strncmp(mode, "protected", 9)),
+		    "unknown mode %s", mode);
+}
+
 int main(int argc, char **argv)
 {
 	static const int ks[] = { 0, 1, 4, MAX_SWITCHING };
-	size_t len;
 	int i;
 
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "loop"))
 		return loop_only(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
-	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "runs"))
-		return runs_only(argv[2], argc == 4 ? argv[3] : NULL);
-	/* The boot's mode: vhe, nvhe or protected, each maybe with -up. */
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "runs")) {
+		set_mode(argv[2]);
+		return runs_only(argv[3], argc == 5 ? argv[4] : NULL);
+	}
 	TEST_ASSERT(argc == 2,
-		    "usage: pmu_bench vhe|nvhe|protected[-up] | loop none|trapped|direct[-read] ROUNDS [L1] | runs none|trapped|direct [REPEATS]");
-	len = strcspn(argv[1], "-");
-	TEST_ASSERT(!argv[1][len] || !strcmp(argv[1] + len, "-up"),
-		    "unknown mode %s", argv[1]);
-	vhe = len == 3 && !strncmp(argv[1], "vhe", 3);
-	TEST_ASSERT(vhe || (len == 4 && !strncmp(argv[1], "nvhe", 4)) ||
-		    (len == 9 && !strncmp(argv[1], "protected", 9)),
-		    "unknown mode %s", argv[1]);
+		    "usage: pmu_bench MODE | loop none|trapped|direct[-read] ROUNDS [L1] | runs MODE none|trapped|direct [REPEATS]; MODE: vhe|nvhe|protected[-up]");
+	set_mode(argv[1]);
 
 	partition(true, "nohv");
 	partition(false, "hv");

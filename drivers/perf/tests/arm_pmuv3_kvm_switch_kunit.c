@@ -207,6 +207,8 @@ static void stale_test(struct kunit *test)
 	kvm_pmu_events_changed(&live, 1);
 	kvm_pmu_events_copy(&copy, &live);
 	KUNIT_ASSERT_EQ(test, copy.events_host, B(0) | B(2));
+	KUNIT_ASSERT_EQ(test, copy.events_guest, B(3));
+	KUNIT_ASSERT_EQ(test, copy.typer_switch, B(5));
 
 	/* Nothing changed since the copy: nothing is stale. */
 	KUNIT_EXPECT_EQ(test, kvm_pmu_events_stale(&copy, &live), 0UL);
@@ -217,6 +219,11 @@ static void stale_test(struct kunit *test)
 	kvm_pmu_events_del(&live, 5);
 	kvm_pmu_events_changed(&live, 2);
 	KUNIT_EXPECT_EQ(test, kvm_pmu_events_stale(&copy, &live), B(2));
+
+	/* The generation decides: masks that differ under the copy's are not looked at. */
+	live.gen = copy.gen;
+	KUNIT_EXPECT_EQ(test, kvm_pmu_events_stale(&copy, &live), 0UL);
+	kvm_pmu_events_changed(&live, 2);
 
 	/* A copy with no PMCNTEN work: the exit enabled nothing. */
 	copy.plan &= ~KVM_PMU_PLAN_CNTEN_HOST;
