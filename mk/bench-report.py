@@ -411,20 +411,20 @@ notes say where a figure is not understood yet.
   do not trap.
 
 - **Exactness.** Stock nVHE loses the world switch from host-only
-  events that count EL2: 998,999 instructions per 1,000 entries, about
-  999 per entry (its counters are disabled and enabled inside the world
-  switch).  Stock protected mode never gives the hypervisor its switch
+  events that count EL2: 983,011 instructions per 1,000 entries, about
+  983 per entry (its counters are disabled and enabled inside the world
+  switch; 998,999 while the VM's first run was counted too).  Stock protected mode never gives the hypervisor its switch
   state: guest-only events miss all 2,000,000 guest instructions, and
   the guest's own vPMU counts nothing (-200,000 and -200,001 against its
   loops), although all = host + guest still holds.  Ours: 0 in every
-  mode.  The "host-only counts" rows (6,000-31,000 on both kernels, in
-  every mode) are host work that grows with the longer run -- the
+  mode.  The "host-only counts" rows (-6,300 to 21,500, both kernels,
+  every mode) are host work that differs between the two runs -- the
   second run's guest loop takes 2 ms more of the -icount clock, so the
-  host takes more timer interrupts and softirq work -- not guest
+  host takes other timer interrupts and softirq work -- not guest
   instructions: the guest-only rows and the partitions, exact on one
   CPU, would show a leak.
 - **VHE.**  The world switch (host kernel at EL2, per exit+entry) costs
-  7 instructions more than stock, whatever is switched (1,242 against
+  13 instructions more than stock, whatever is switched (1,248 against
   1,235; 27 more until glue 0014 stopped zeroing a 560-byte stack array
   on every exit): on VHE host-only and guest-only counters are switched at
   vcpu_load and vcpu_put, not per exit.  There, a KVM_RUN round trip
@@ -443,7 +443,11 @@ notes say where a figure is not understood yet.
   its count: 36, 48 and 57 more EL2 instructions than stock for 1, 4
   and 6 such counters (a fixed cost of the type path, then 3-4 per
   counter: `hyp/pmu_switch.h`); stock's 1,130 buys a count that misses
-  the switch.  Guest-only (PMCNTEN) counters cost 10 more.
+  the switch.  Guest-only (PMCNTEN) counters cost 10 more.  After the
+  run the host kernel also checks that no counter the exit enabled
+  lost its event to an NMI meanwhile (`kvm_pmu_vcpu_events_done()`):
+  about 21 instructions per nVHE and protected exit+entry, VM with a
+  PMU or not (no PMU, nVHE: 1,956 against 1,935 before it).
 - **Protected mode.**  Stock 7.3's exit costs the hypervisor about
   11,750 EL2 instructions (README, Known limits: its per-register copy
   of the vCPU state, twice per trap exit).  Ours costs about 480 more
