@@ -342,6 +342,25 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
 	return count;
 }
 
+/* The VM kinds of the loop and runs commands: its vPMU, and how a round ends. */
+static const struct { const char *name; int pmu, how; } kinds[] = {
+	{ "none", PMU_NONE, ROUND_HVC },
+	{ "trapped", PMU_TRAPPED, ROUND_HVC },
+	{ "direct", PMU_DIRECT, ROUND_HVC },
+	{ "trapped-read", PMU_TRAPPED, ROUND_PMU_READ },
+	{ "direct-read", PMU_DIRECT, ROUND_PMU_READ },
+};
+
+/* kinds[]' entry named @name, or ARRAY_SIZE(kinds). */
+static size_t kind_of(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(kinds) && strcmp(name, kinds[k].name); k++)
+		;
+	return k;
+}
+
 /*
  * pmu_bench loop none|trapped|direct[-read] ROUNDS [L1]: only the
  * guest's rounds of hypercalls, uncounted, for a profiler (perf stat,
@@ -353,21 +372,12 @@ static uint64_t measure_rounds(uint64_t rounds, struct run *r)
  */
 static int loop_only(const char *kind, const char *rounds, const char *l1)
 {
-	static const struct { const char *name; int pmu, how; } kinds[] = {
-		{ "none", PMU_NONE, ROUND_HVC },
-		{ "trapped", PMU_TRAPPED, ROUND_HVC },
-		{ "direct", PMU_DIRECT, ROUND_HVC },
-		{ "trapped-read", PMU_TRAPPED, ROUND_PMU_READ },
-		{ "direct-read", PMU_DIRECT, ROUND_PMU_READ },
-	};
+	size_t k = kind_of(kind);
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
 	uint64_t n1;
-	size_t k;
 	int gic;
 
-	for (k = 0; k < ARRAY_SIZE(kinds) && strcmp(kind, kinds[k].name); k++)
-		;
 	if (k == ARRAY_SIZE(kinds))
 		TEST_FAIL("loop: none, trapped[-read] or direct[-read], not %s", kind);
 	n1 = l1 ? strtoull(l1, NULL, 0) : 1;
@@ -402,19 +412,18 @@ static void print_runs(uint64_t rounds, uint64_t n)
 
 static int runs_only(const char *kind, const char *repeats)
 {
-	static const char *const kinds[] = { "none", "trapped", "direct" };
+	size_t k = kind_of(kind);
 	uint64_t n;
-	size_t k;
+	int w;
 
-	for (k = 0; k < ARRAY_SIZE(kinds) && strcmp(kind, kinds[k]); k++)
-		;
-	if (k == ARRAY_SIZE(kinds))
+	/* The rows measure hypercall rounds: no -read kind. */
+	if (k == ARRAY_SIZE(kinds) || kinds[k].how != ROUND_HVC)
 		TEST_FAIL("runs: none, trapped or direct, not %s", kind);
 	n = repeats ? strtoull(repeats, NULL, 0) : 10;
 	TEST_ASSERT(n >= 1, "runs: REPEATS must be at least 1, not %s", repeats);
-	vm_pmu = k;	/* kinds[] is in PMU_NONE, PMU_TRAPPED, PMU_DIRECT's order */
-	for (k = 0; k < 2; k++) {
-		whole = k;
+	vm_pmu = kinds[k].pmu;
+	for (w = 0; w < 2; w++) {
+		whole = w;
 		print_runs(FEW, n);
 		print_runs(MANY, n);
 	}
