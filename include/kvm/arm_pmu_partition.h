@@ -24,6 +24,7 @@
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/perf/arm_pmuv3.h>
 #include <linux/perf/arm_pmuv3_filter.h>
@@ -123,7 +124,41 @@ enum kvm_pmu_part_guard {
 	KVM_PMU_PART_GUARD_AUTO,	/* all but software implementations */
 	KVM_PMU_PART_GUARD_ON,		/* none: always the guarded profile */
 	KVM_PMU_PART_GUARD_OFF,		/* all (QEMU: for measurement only) */
+	KVM_PMU_PART_GUARD_NR
 };
+
+/* The parameter's words, in the enum's order. */
+static inline const char *kvm_pmu_part_guard_name(enum kvm_pmu_part_guard guard)
+{
+	static const char *const names[KVM_PMU_PART_GUARD_NR] = {
+		[KVM_PMU_PART_GUARD_AUTO] = "auto",
+		[KVM_PMU_PART_GUARD_ON] = "on",
+		[KVM_PMU_PART_GUARD_OFF] = "off",
+	};
+
+	return (unsigned int)guard < KVM_PMU_PART_GUARD_NR ? names[guard] : "?";
+}
+
+/*
+ * kvm.pmu_direct_guard's value from what was written to it (a trailing
+ * newline allowed, as sysfs writes have one).  Return: the guard, or
+ * -EINVAL for anything but "auto", "on" and "off".
+ */
+static inline int kvm_pmu_part_guard_parse(const char *val)
+{
+	size_t len = strlen(val);
+	int guard;
+
+	if (len && val[len - 1] == '\n')
+		len--;
+	for (guard = 0; guard < KVM_PMU_PART_GUARD_NR; guard++) {
+		const char *name = kvm_pmu_part_guard_name(guard);
+
+		if (len == strlen(name) && !strncmp(val, name, len))
+			return guard;
+	}
+	return -EINVAL;
+}
 
 /*
  * PMUVer as a number that grows with the version: 0 for no PMUv3 and for

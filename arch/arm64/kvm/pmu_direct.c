@@ -15,6 +15,7 @@
 #include <linux/kvm_host.h>
 #include <linux/moduleparam.h>
 #include <linux/perf/arm_pmu.h>
+#include <linux/sysfs.h>
 #include <linux/uaccess.h>
 #include <asm/arm_pmuv3.h>
 #include <asm/cputype.h>
@@ -34,6 +35,39 @@ static unsigned int pmu_direct_host_counters = 3;
 module_param(pmu_direct_host_counters, uint, 0644);
 MODULE_PARM_DESC(pmu_direct_host_counters,
 		 "Event counters the host keeps while a direct-PMU vCPU is loaded (default 3)");
+
+/*
+ * Which PMUs are trusted to enforce HPMN at EL1 and EL0 (the trap profile,
+ * Documentation/arch/arm64/pmu-direct.rst), taken at each vCPU's INIT.
+ * "off" on a PMU that does not enforce it (QEMU) lets that VM's guest
+ * reach the host's counters: it is there to run and measure the
+ * profile such hardware gets, and says so in the log.
+ */
+static int pmu_direct_guard = KVM_PMU_PART_GUARD_AUTO;
+
+static int pmu_direct_guard_set(const char *val, const struct kernel_param *kp)
+{
+	int guard = kvm_pmu_part_guard_parse(val);
+
+	if (guard < 0)
+		return guard;
+	WRITE_ONCE(*(int *)kp->arg, guard);
+	return 0;
+}
+
+static int pmu_direct_guard_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", kvm_pmu_part_guard_name(READ_ONCE(*(int *)kp->arg)));
+}
+
+static const struct kernel_param_ops pmu_direct_guard_ops = {
+	.set = pmu_direct_guard_set,
+	.get = pmu_direct_guard_get,
+};
+module_param_cb(pmu_direct_guard, &pmu_direct_guard_ops, &pmu_direct_guard, 0644);
+MODULE_PARM_DESC(pmu_direct_guard,
+		 "Trust the PMU to enforce MDCR_EL2.HPMN: auto (all but software "
+		 "implementations), on (none: trap every counter access), off (all)");
 
 /*
  * Why this host cannot give @vcpu the direct PMU, or NULL if it can: the
@@ -102,13 +136,24 @@ int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
 	return put_user((int)kvm_pmu_direct_wanted(vcpu), uaddr);
 }
 
-static void kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
+/*
+ * The PMU's capabilities as kvm.pmu_direct_guard has them.  Return: true
+ * if it trusts HPMN where auto would not (the guest can then reach the
+ * host's counters on a PMU that does not enforce it).
+ */
+static bool kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
 {
-	kvm_pmu_part_caps_from(caps, read_sanitised_ftr_reg(SYS_ID_AA64DFR0_EL1),
-			       read_sanitised_ftr_reg(SYS_ID_AA64DFR1_EL1),
-			       read_sanitised_ftr_reg(SYS_ID_AA64MMFR0_EL1),
-			       read_cpuid_id(), kvm_arm_pmu_get_max_counters(kvm),
+	u64 dfr0 = read_sanitised_ftr_reg(SYS_ID_AA64DFR0_EL1);
+	u64 dfr1 = read_sanitised_ftr_reg(SYS_ID_AA64DFR1_EL1);
+	u64 mmfr0 = read_sanitised_ftr_reg(SYS_ID_AA64MMFR0_EL1);
+	unsigned int n = kvm_arm_pmu_get_max_counters(kvm);
+	struct kvm_pmu_part_caps auto_caps;
+
+	kvm_pmu_part_caps_from(caps, dfr0, dfr1, mmfr0, read_cpuid_id(), n,
+			       READ_ONCE(pmu_direct_guard));
+	kvm_pmu_part_caps_from(&auto_caps, dfr0, dfr1, mmfr0, read_cpuid_id(), n,
 			       KVM_PMU_PART_GUARD_AUTO);
+	return caps->hpmn_enforced && !auto_caps.hpmn_enforced;
 }
 
 /*
@@ -202,7 +247,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		return -EOPNOTSUPP;
 	}
 
-	kvm_pmu_direct_caps(kvm, &caps);
+	if (kvm_pmu_direct_caps(kvm, &caps))
+		pr_warn_once("KVM: kvm.pmu_direct_guard=off on a PMU that does not enforce HPMN: direct-PMU guests can reach the host's counters\n");
 	hpmn = kvm_pmu_part_size(&caps, nr < max ? nr : KVM_PMU_PART_NO_REQUEST,
 				 READ_ONCE(pmu_direct_host_counters));
 	if (hpmn < 0) {

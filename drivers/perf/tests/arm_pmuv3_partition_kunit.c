@@ -269,6 +269,31 @@ static void caps_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, caps.hpmn_enforced, c->expected.hpmn_enforced);
 }
 
+/* kvm.pmu_direct_guard's words, and nothing else, parse; each names its value. */
+static void guard_param_test(struct kunit *test)
+{
+	static const char *const bad[] = {
+		"", "\n", "of", "offf", "OFF", " on", "on ", "auto\n\n", "1", "0",
+	};
+	int guard, i;
+
+	for (guard = 0; guard < KVM_PMU_PART_GUARD_NR; guard++) {
+		char line[8];
+
+		snprintf(line, sizeof(line), "%s\n", kvm_pmu_part_guard_name(guard));
+		KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse(kvm_pmu_part_guard_name(guard)),
+				guard);
+		KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse(line), guard);
+	}
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("auto"), KVM_PMU_PART_GUARD_AUTO);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("on"), KVM_PMU_PART_GUARD_ON);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("off\n"), KVM_PMU_PART_GUARD_OFF);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, kvm_pmu_part_guard_parse(bad[i]), -EINVAL,
+				    "\"%s\"", bad[i]);
+	KUNIT_EXPECT_STREQ(test, kvm_pmu_part_guard_name(KVM_PMU_PART_GUARD_NR), "?");
+}
+
 /* ------------------------------------------------------------------ */
 
 struct mdcr_case {
@@ -672,6 +697,7 @@ static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	KUNIT_CASE(masks_test),
 	KUNIT_CASE(masks_partition_test),
 	KUNIT_CASE_PARAM(caps_test, caps_gen_params),
+	KUNIT_CASE(guard_param_test),
 	KUNIT_CASE_PARAM(mdcr_test, mdcr_gen_params),
 	KUNIT_CASE(guest_pmcr_test),
 	KUNIT_CASE_PARAM(pmcr_write_test, pmcr_write_gen_params),
