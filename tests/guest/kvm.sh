@@ -30,7 +30,7 @@ nbase=0; for t in $base_tests; do nbase=$((nbase + 1)); done
 case "$mode" in
 *-debug|*-nmi) plan $((4 + nbase + direct)) ;;
 protected) plan $((6 + nbase + pvm + 2 * direct + pvmd)) ;;
-*-up) plan $((6 + nbase + pvm + 2 * direct + pvmd)) ;;
+*-up) plan $((6 + nbase + pvm + 3 * direct + pvmd)) ;;
 *) plan $((7 + nbase + pvm + 2 * direct + pvmd)) ;;
 esac
 
@@ -65,6 +65,16 @@ run_ours vpmu_hostile
 # The direct guest PMU, in every host mode (non-protected VMs in
 # protected mode: pKVM gives protected VMs no PMU).
 [ $direct = 1 ] && run_ours pmu_direct
+# The profile a PMU that enforces HPMN gets (kvm.pmu_direct_guard=off),
+# in the one-CPU boots: the checks that hold under QEMU, which does not
+# enforce it (pmu_direct.c says which).
+case "$mode" in
+*-up) if [ $direct = 1 ]; then
+	echo off > /sys/module/kvm/parameters/pmu_direct_guard
+	run_program pmu_direct_unguarded /bin/pmu_direct unguarded
+	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
+      fi ;;
+esac
 run_ours perfreg_abi
 # A protected VM's runs hidden from host counters (protected hosts only:
 # elsewhere KVM refuses to create one).

@@ -62,6 +62,15 @@
  *    out: from the next entry on the guest sees it raised again, as on a
  *    trapped vCPU (KVM must not trust what it gave the vGIC before).
  *
+ * "pmu_direct unguarded" runs the checks that hold on a PMU that does not
+ * enforce HPMN at EL1 (QEMU 10) in the profile a PMU that does gets
+ * (kvm.pmu_direct_guard=off, which the caller sets: the program checks
+ * it): attr_errno, pmcr_n_is_share, self_count_*, pmu_access_no_exit,
+ * split_exact, service_same_values, service_irq_line and
+ * restored_irq_line.  Its split guest zeroes its counters by writing
+ * them, not by PMCR_EL0.P, which QEMU applies to the host's counters
+ * too.  The others need the HPMN rules QEMU lacks (README, Known limits).
+ *
  * "pmu_direct migrate" (two CPUs or more) plans one check instead:
  *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
  *    its vCPU, which the host moves to the other CPU between every two
@@ -145,6 +154,16 @@ static const char *const checks[] = {
 	"split_exact", "fresh_vm_reset", "nr_counters", "service_same_values",
 	"service_irq_line", "restored_irq_line",
 };
+
+/* "pmu_direct unguarded": what holds without the HPMN rules at EL1. */
+static const char *const unguarded_checks[] = {
+	"attr_errno", "pmcr_n_is_share", "self_count_el0_exact", "self_count_el1",
+	"self_count_both", "self_count_cycles", "pmu_access_no_exit", "split_exact",
+	"service_same_values", "service_irq_line", "restored_irq_line",
+};
+
+/* The run is "pmu_direct unguarded". */
+static bool unguarded;
 
 /* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
 static const char *const migrate_checks[] = { "migrate_exact" };
@@ -461,11 +480,22 @@ static void guest_hostile(uint64_t share, uint64_t rounds)
 	GUEST_DONE();
 }
 
-/* Rounds of loops, counted by the guest on its own counters too. */
-static void guest_split(uint64_t rounds)
+/*
+ * Rounds of loops, counted by the guest on its own counters too, zeroed
+ * by PMCR_EL0.P, or (@by_write) by writing them: the unguarded run's, as
+ * QEMU's PMCR_EL0.P at EL1 also zeroes the host's counters.
+ */
+static void guest_split(uint64_t rounds, uint64_t by_write)
 {
-	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
-		     pmcr_el0);
+	if (by_write) {
+		write_sysreg(0, pmevcntr0_el0);
+		write_sysreg(0, pmevcntr1_el0);
+		write_sysreg(0, pmccntr_el0);
+		write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+	} else {
+		write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
+			     pmcr_el0);
+	}
 	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmevtyper0_el0);
 	write_sysreg(INST_RETIRED, pmevtyper1_el0);
 	write_sysreg(0, pmccfiltr_el0);
@@ -1015,6 +1045,8 @@ static void check_regs(unsigned int share)
 	check(n == share && user_n == share, "pmcr_n_is_share",
 	      "guest PMCR_EL0 %#lx: N = %u, KVM_GET_ONE_REG N = %u, share %u",
 	      (unsigned long)r.pmcr, n, user_n, share);
+	if (unguarded)
+		return;
 	check(undef_ok(&r), "undef_above_share",
 	      "UNDEFs: PMEVCNTR%u read %lu, PMEVTYPER%u write %lu, PMXEVCNTR at SEL %u %lu (want 1 each); PMXEVTYPER at SEL 31 %lu (want 0), PMCCFILTR then %#lx (want %#x)",
 	      share, r.undef[0], share, r.undef[1], share, r.undef[2],
@@ -1333,7 +1365,7 @@ static void check_split(void)
 	int fds[3];
 
 	dvm_new(&d, guest_split, 1);
-	vcpu_args_set(d.vcpu, 1, (uint64_t)ROUNDS);
+	vcpu_args_set(d.vcpu, 2, (uint64_t)ROUNDS, (uint64_t)unguarded);
 	split_open(fds);
 	run_until(d.vcpu, UCALL_DONE, &uc);
 	split_close(fds, &s);
@@ -1510,10 +1542,38 @@ static void check_irq_line(void)
 	      dir.v[2], dir.v[3], dir.v[4], trap.v[2], trap.v[3], trap.v[4], PMU_PPI);
 }
 
+/* The unguarded run: kvm.pmu_direct_guard must read "off". */
+static void require_guard_off(void)
+{
+	char buf[16] = "";
+	FILE *f = fopen("/sys/module/kvm/parameters/pmu_direct_guard", "r");
+
+	TEST_ASSERT(f, "no kvm.pmu_direct_guard: %s", strerror(errno));
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	TEST_ASSERT(!strcmp(buf, "off\n"), "kvm.pmu_direct_guard reads \"%s\", not off", buf);
+}
+
+/* The unguarded run's checks, on a host that offers the direct PMU. */
+static int run_unguarded(unsigned int share)
+{
+	check_attr_errno();
+	check_regs(share);
+	check_self_count();
+	check_no_exit();
+	check_split();
+	check_service();
+	check_irq_line();
+	return tally();
+}
+
 int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
 	bool migrate = argc > 1 && !strcmp(argv[1], "migrate");
+	const char *const *names = checks;
+	size_t nr_names = ARRAY_SIZE(checks);
 	int host_counters, err;
 	unsigned int host_n, share;
 	enum support s;
@@ -1530,11 +1590,17 @@ int main(int argc, char **argv)
 		return tally();
 	}
 
-	plan(ARRAY_SIZE(checks));
+	unguarded = argc > 1 && !strcmp(argv[1], "unguarded");
+	if (unguarded) {
+		names = unguarded_checks;
+		nr_names = ARRAY_SIZE(unguarded_checks);
+	}
+	plan(nr_names);
+	if (unguarded)
+		require_guard_off();
 	s = probe_direct(&err);
 	if (s != DIRECT_OK || expect_unsupported)
-		return report_all(s, err, expect_unsupported, checks,
-				  ARRAY_SIZE(checks));
+		return report_all(s, err, expect_unsupported, names, nr_names);
 
 	host_n = host_pmcr_n();
 	host_counters = kvm_param("pmu_direct_host_counters", HOST_COUNTERS);
@@ -1542,6 +1608,8 @@ int main(int argc, char **argv)
 	printf("pmu_direct: host PMCR_EL0.N = %u, kvm.pmu_direct_host_counters = %d: share %u\n",
 	       host_n, host_counters, share);
 
+	if (unguarded)
+		return run_unguarded(share);
 	check_attr_errno();
 	check_regs(share);
 	check_self_count();
