@@ -8,8 +8,21 @@
 # fewer checks than it planned, shows as missing results, never as a
 # smaller tally.
 
+# Seconds of this kernel's clock since boot, to the hundredth: under
+# -icount shift=0 one second is 10^9 instructions, what a boot's time
+# goes by.  Where time goes shows in "took" diagnostics.
+ktap_now() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+# "took" from a ktap_now() reading to now.
+ktap_took() {	# start
+	awk -v a="$1" -v b="$(ktap_now)" 'BEGIN { printf "took %.1fs", b - a }'
+}
+
 # Start a job's results: its KTAP header.  The job then calls plan.
 ktap_job_start() {	# job
+	ktap_job_t0=$(ktap_now)
 	ktap_n=0
 	ktap_fail=0
 	ktap_planned=""
@@ -39,6 +52,7 @@ result() {	# name ok(0/1) detail...
 
 # Close the job: ok only if every planned result came, and passed.
 ktap_job_end() {	# index job
+	echo "# $mode/$2: $(ktap_took "$ktap_job_t0")"
 	if [ -n "$ktap_planned" ] && [ "$ktap_n" = "$ktap_planned" ] &&
 	   [ "$ktap_fail" = 0 ]; then
 		echo "ok $1 $mode/$2"
@@ -54,9 +68,11 @@ ktap_job_end() {	# index job
 # N checks, all passed.
 run_program() {	# name command...
 	prog=$1; shift
+	prog_t0=$(ktap_now)
 	"$@" > "/tmp/$prog.out" 2>&1
 	rc=$?
 	sed 's/^/        # /' "/tmp/$prog.out"
+	echo "        # $prog: $(ktap_took "$prog_t0")"
 	planned=$(sed -n 's/^PLAN \([0-9][0-9]*\)$/\1/p' "/tmp/$prog.out" | head -1)
 	echo "        KTAP version 1"
 	echo "        # Subtest: $prog"
