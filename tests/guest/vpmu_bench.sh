@@ -10,12 +10,14 @@
 # Prints "BENCH <p>_<op>_exits X" and "BENCH <p>_<op>_insns Y" lines,
 # per operation, where <p> is vpmu_svc when the driver uses the host's
 # perf-register service, vpmu_direct on the direct PMU (pmuv3.direct=1,
-# from vm_bench.sh) and vpmu when its register accesses trap;
+# from vm_bench.sh), vpmu_unguarded on it in the unguarded trap profile
+# (pmuv3.direct=unguarded) and vpmu when its register accesses trap;
 # tests/guest/vm_bench.sh passes them on to make bench.
 plan 0	# shows figures; checks nothing
 pfx=vpmu
 dmesg | grep -q 'KVM perf-register service [0-9]' && pfx=vpmu_svc
 grep -q 'pmuv3.direct=1' /proc/cmdline && pfx=vpmu_direct
+grep -q 'pmuv3.direct=unguarded' /proc/cmdline && pfx=vpmu_unguarded
 stty -echo 2>/dev/null
 # The overflow figures want every interrupt: no throttling.
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
@@ -66,7 +68,7 @@ per_op() {	# name ops-per-unit n1 n2 vpmu_ops-args-before-N...
 # 1-counter read measured -32 to 251 in three sets of 100 against 600,
 # 177 to 212 in six sets of 100 against 2,600).
 scale=1
-[ $pfx = vpmu_direct ] && scale=5
+case $pfx in vpmu_direct|vpmu_unguarded) scale=5 ;; esac
 n2=$((100 + 500 * scale))
 for k in 1 4 6; do
 	per_op read$k 1 100 $n2 read $k
