@@ -38,7 +38,8 @@ MODULE_PARM_DESC(pmu_direct_host_counters,
 
 /*
  * Which PMUs are trusted to enforce HPMN at EL1 and EL0 (the trap profile,
- * Documentation/arch/arm64/pmu-direct.rst), taken at each vCPU's INIT.
+ * Documentation/arch/arm64/pmu-direct.rst), taken at a VM's first direct
+ * vCPU's INIT (kvm_pmu_direct_guard()).
  * "off" on a PMU that does not enforce it (QEMU) lets that VM's guest
  * reach the host's counters: it is there to run and measure the
  * profile such hardware gets, and says so in the log.
@@ -67,7 +68,7 @@ static const struct kernel_param_ops pmu_direct_guard_ops = {
 module_param_cb(pmu_direct_guard, &pmu_direct_guard_ops, &pmu_direct_guard, 0644);
 MODULE_PARM_DESC(pmu_direct_guard,
 		 "Trust the PMU to enforce MDCR_EL2.HPMN: auto (all but software "
-		 "implementations), on (none: trap every counter access), off (all)");
+		 "implementations), on (none: trap every counter-indexed access), off (all)");
 
 /*
  * Why this host cannot give @vcpu the direct PMU, or NULL if it can: the
@@ -137,9 +138,30 @@ int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
 }
 
 /*
- * The PMU's capabilities as kvm.pmu_direct_guard has them.  Return: true
- * if it trusts HPMN where auto would not (the guest can then reach the
- * host's counters on a PMU that does not enforce it).
+ * The guard for a vCPU of @kvm: the one its first direct vCPU got, so
+ * that a VM has one trap profile whatever kvm.pmu_direct_guard was when
+ * its other vCPUs were initialised; the parameter's for the first; auto
+ * for a protected VM, whose profile the hypervisor picks
+ * (__pmu_direct_pvm_traps()).
+ */
+static enum kvm_pmu_part_guard kvm_pmu_direct_guard(struct kvm *kvm)
+{
+	struct kvm_vcpu *vcpu;
+	unsigned long i;
+
+	if (kvm_vm_is_protected(kvm))
+		return KVM_PMU_PART_GUARD_AUTO;
+	kvm_for_each_vcpu(i, vcpu, kvm)
+		if (vcpu->arch.pmu.created && kvm_vcpu_pmu_is_direct(vcpu))
+			return vcpu->arch.pmu.direct.virt_e ? KVM_PMU_PART_GUARD_ON :
+							      KVM_PMU_PART_GUARD_OFF;
+	return READ_ONCE(pmu_direct_guard);
+}
+
+/*
+ * The PMU's capabilities as @kvm's guard has them.  Return: true if it
+ * trusts HPMN where auto would not (the guest can then reach the host's
+ * counters on a PMU that does not enforce it).
  */
 static bool kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
 {
@@ -150,7 +172,7 @@ static bool kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
 	struct kvm_pmu_part_caps auto_caps;
 
 	kvm_pmu_part_caps_from(caps, dfr0, dfr1, mmfr0, read_cpuid_id(), n,
-			       READ_ONCE(pmu_direct_guard));
+			       kvm_pmu_direct_guard(kvm));
 	kvm_pmu_part_caps_from(&auto_caps, dfr0, dfr1, mmfr0, read_cpuid_id(), n,
 			       KVM_PMU_PART_GUARD_AUTO);
 	return caps->hpmn_enforced && !auto_caps.hpmn_enforced;

@@ -305,11 +305,17 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 	vcpu->arch.mdcr_el2 |= FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, d->hpmn) |
 			       KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD;
 	if (protected_vm) {
-		/* The hypervisor's own traps (__pmu_direct_pvm_traps()). */
+		/*
+		 * The hypervisor's own traps (__pmu_direct_pvm_traps()),
+		 * TPMCR included: one the host set where the hypervisor's
+		 * profile does not virtualise PMCR_EL0 would UNDEF the VM's
+		 * PMCR_EL0 reads.
+		 */
 		*vcpu_fgt(vcpu, HDFGRTR_EL2) &= ~KVM_PMU_PART_HDFGRTR_MASK;
 		*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) &= ~KVM_PMU_PART_HDFGWTR_MASK;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
+		vcpu->arch.mdcr_el2 &= ~KVM_PMU_PART_MDCR_TPMCR;
 		if (d->virt_e)
 			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
 	}
