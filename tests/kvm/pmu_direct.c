@@ -162,7 +162,12 @@ static const char *const unguarded_checks[] = {
 	"service_same_values", "service_irq_line", "restored_irq_line",
 };
 
-/* The run is "pmu_direct unguarded". */
+/*
+ * The run is "pmu_direct unguarded" (the guest's copy too: dvm_create()):
+ * its guests touch nothing above their share and zero their counters by
+ * writing them, since under QEMU PMCR_EL0.P and the enable bits at EL1
+ * reach the host's counters in the unguarded profile.
+ */
 static bool unguarded;
 
 /* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
@@ -234,11 +239,28 @@ static uint64_t undefs_of_xevcntr_read(uint64_t sel)
 	return undefs - before;
 }
 
+/*
+ * Zero counters 0 to 2 and the cycle counter, stopped: by PMCR_EL0.P|C,
+ * or in the unguarded run by writing them.
+ */
+static void zero_counters(void)
+{
+	if (unguarded) {
+		write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+		write_sysreg(0, pmevcntr0_el0);
+		write_sysreg(0, pmevcntr1_el0);
+		write_sysreg(0, pmevcntr2_el0);
+		write_sysreg(0, pmccntr_el0);
+	} else {
+		write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
+			     pmcr_el0);
+	}
+}
+
 /* Counter 0 EL0, 1 EL1, 2 both, the cycle counter: reset and counting. */
 static void self_count_start(void)
 {
-	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
-		     pmcr_el0);
+	zero_counters();
 	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmevtyper0_el0);
 	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL0, pmevtyper1_el0);
 	write_sysreg(INST_RETIRED, pmevtyper2_el0);
@@ -291,6 +313,8 @@ static void guest_regs(uint64_t share)
 	uint64_t before;
 
 	rep.pmcr = read_sysreg(pmcr_el0);
+	if (unguarded)
+		GUEST_DONE();
 	if (share < 31) {
 		before = undefs;
 		(void)evcntr_read(share);
@@ -480,22 +504,10 @@ static void guest_hostile(uint64_t share, uint64_t rounds)
 	GUEST_DONE();
 }
 
-/*
- * Rounds of loops, counted by the guest on its own counters too, zeroed
- * by PMCR_EL0.P, or (@by_write) by writing them: the unguarded run's, as
- * QEMU's PMCR_EL0.P at EL1 also zeroes the host's counters.
- */
-static void guest_split(uint64_t rounds, uint64_t by_write)
+/* Rounds of loops, counted by the guest on its own counters too. */
+static void guest_split(uint64_t rounds)
 {
-	if (by_write) {
-		write_sysreg(0, pmevcntr0_el0);
-		write_sysreg(0, pmevcntr1_el0);
-		write_sysreg(0, pmccntr_el0);
-		write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
-	} else {
-		write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
-			     pmcr_el0);
-	}
+	zero_counters();
 	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmevtyper0_el0);
 	write_sysreg(INST_RETIRED, pmevtyper1_el0);
 	write_sysreg(0, pmccfiltr_el0);
@@ -698,12 +710,15 @@ static uint64_t pending_intid(void)
  */
 static void guest_irq_line(void)
 {
+	/* The unguarded run clears only its own counters' enables (unguarded). */
+	uint64_t n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
+	uint64_t own = (BIT_ULL(n) - 1) | CYCLE_BIT;
 	uint64_t got;
 
 	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
 	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
 	/* KVM resets these to an UNKNOWN pattern: only the cycle counter's bits. */
-	write_sysreg(~0UL, pmcntenclr_el0);
+	write_sysreg(unguarded ? own : ~0UL, pmcntenclr_el0);
 	write_sysreg(~0UL, pmintenclr_el1);
 	write_sysreg(~0UL, pmovsclr_el0);
 	write_sysreg(CYCLE_BIT, pmintenset_el1);
@@ -839,6 +854,7 @@ static int dvm_create(struct dvm *d, void *guest_code, int direct, int nr)
 
 	d->vm = vm_create(1);
 	d->vcpu = add_vpmu_vcpu(d->vm, guest_code, &d->gic_fd);
+	sync_global_to_guest(d->vm, unguarded);
 	vm_install_sync_handler(d->vm, VECTOR_SYNC_CURRENT, ESR_ELx_EC_UNKNOWN,
 				undef_handler);
 	err = attr_set(d->vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, direct);
@@ -1365,7 +1381,7 @@ static void check_split(void)
 	int fds[3];
 
 	dvm_new(&d, guest_split, 1);
-	vcpu_args_set(d.vcpu, 2, (uint64_t)ROUNDS, (uint64_t)unguarded);
+	vcpu_args_set(d.vcpu, 1, (uint64_t)ROUNDS);
 	split_open(fds);
 	run_until(d.vcpu, UCALL_DONE, &uc);
 	split_close(fds, &s);
