@@ -213,12 +213,15 @@ def direct_table(stock, ours):
 
 
 def ratio(stock, ours):
+    """ours / stock; none where either is below 0 (noise)."""
     try:
         s, o = float(stock), float(ours)
     except ValueError:
         return ""
     if s == 0:
         return "" if o == 0 else "-"
+    if s < 0 or o < 0:
+        return ""
     return "%.3f" % (o / s)
 
 
@@ -419,17 +422,23 @@ notes say where a figure is not understood yet.
 - **The unguarded column** is the same direct PMU in the trap profile a
   PMU that enforces HPMN gets (`kvm.pmu_direct_guard=off`): only
   `PMINTEN` accesses and `PMOVS` writes trap (to EL2, the overflow's
-  hold).  QEMU does not enforce HPMN, so this guest could reach the
-  host's counters; it runs only `vpmu_ops`, which touch its own.  Group
-  reads then cost the host nothing measurable (single digits, within
-  the runs' spread: nVHE's 4-counter read reads -46), a counter's open
+  hold).  QEMU does not enforce HPMN, so this guest reaches the host's
+  counters: its kernel's PMU reset at boot stops and zeroes them (host
+  perf enables its counting event again when it next schedules it,
+  before the runs); `vpmu_ops` touches only the guest's own.  Group
+  reads then cost the host at most about a hundred instructions, within
+  the runs' spread (VHE 7 and 10, nVHE 7 and -46, protected 103 and 15;
+  no ratio is printed for a figure below 0), a counter's open
   and a context switch only their `PMINTENSET`/`PMINTENCLR` writes'
   EL2 round trips (on VHE host kernel code, about 200 instructions
   each), 45x to 4,800x fewer than stock's trap path in every mode.  The
-  overflow stays one exit: 2,010 (VHE) and 2,646 (nVHE) host
-  instructions, 18.4x and 16.2x fewer than stock, of which the exit and
-  entry alone are about 1,400 and 2,000 under QEMU, so 20x (1,850 and
-  2,140) is out of reach while an overflow must exit.  Stock protected
+  overflow takes its one exit: 2,010 (VHE) and 2,646 (nVHE) host
+  instructions, 18.4x and 16.2x fewer than stock.  A twentieth of
+  stock's is 1,850 and 2,139; a direct VM's exit+entry by hypercall is
+  1,384 and 2,042 (the direct PMU's price table), which leaves 466 and
+  97 for taking the physical interrupt, the host PMU handler, the
+  vGIC's injection and the guest handler's `PMOVSCLR_EL0` round trip:
+  not reached.  Stock protected
   mode takes no sample in its guest (its vPMU counts nothing there:
   Exactness, below), so that row has no
   ratio there.

@@ -27,8 +27,11 @@ if [ -w /sys/module/kvm/parameters/pmu_direct ]; then
 	echo 1 > /sys/module/kvm/parameters/pmu_direct
 	vm_bench /tmp/vm_bench_direct.log pmuv3.direct=1
 	# Once more in the profile a PMU that enforces HPMN gets: QEMU does
-	# not, so this guest could reach the host's counters; it runs only
-	# our vpmu_ops, which touch the guest's own.
+	# not, so this guest reaches the host's counters: its kernel's PMU
+	# reset at boot (all of PMCNTENCLR, then PMCR_EL0.P) stops and zeroes
+	# them.  Host perf enables its counting event again when it next
+	# schedules it, long before the runs, which count between two of
+	# vmhost's answers; vpmu_ops touches only the guest's counters.
 	if [ -w /sys/module/kvm/parameters/pmu_direct_guard ]; then
 		echo off > /sys/module/kvm/parameters/pmu_direct_guard
 		vm_bench /tmp/vm_bench_unguarded.log pmuv3.direct=unguarded
