@@ -128,7 +128,7 @@ enum kvm_pmu_part_guard {
 };
 
 /* The parameter's words, in the enum's order. */
-static inline const char *kvm_pmu_part_guard_name(enum kvm_pmu_part_guard guard)
+static inline const char *const *kvm_pmu_part_guard_names(void)
 {
 	static const char *const names[KVM_PMU_PART_GUARD_NR] = {
 		[KVM_PMU_PART_GUARD_AUTO] = "auto",
@@ -136,28 +136,23 @@ static inline const char *kvm_pmu_part_guard_name(enum kvm_pmu_part_guard guard)
 		[KVM_PMU_PART_GUARD_OFF] = "off",
 	};
 
-	return (unsigned int)guard < KVM_PMU_PART_GUARD_NR ? names[guard] : "?";
+	return names;
+}
+
+static inline const char *kvm_pmu_part_guard_name(enum kvm_pmu_part_guard guard)
+{
+	return (unsigned int)guard < KVM_PMU_PART_GUARD_NR ?
+	       kvm_pmu_part_guard_names()[guard] : "?";
 }
 
 /*
- * kvm.pmu_direct_guard's value from what was written to it (a trailing
- * newline allowed, as sysfs writes have one).  Return: the guard, or
- * -EINVAL for anything but "auto", "on" and "off".
+ * kvm.pmu_direct_guard's value from what was written to it (one trailing
+ * newline allowed, as sysfs writes have one: sysfs_streq()).  Return: the
+ * guard, or -EINVAL for anything but "auto", "on" and "off".
  */
 static inline int kvm_pmu_part_guard_parse(const char *val)
 {
-	size_t len = strlen(val);
-	int guard;
-
-	if (len && val[len - 1] == '\n')
-		len--;
-	for (guard = 0; guard < KVM_PMU_PART_GUARD_NR; guard++) {
-		const char *name = kvm_pmu_part_guard_name(guard);
-
-		if (len == strlen(name) && !strncmp(val, name, len))
-			return guard;
-	}
-	return -EINVAL;
+	return __sysfs_match_string(kvm_pmu_part_guard_names(), KVM_PMU_PART_GUARD_NR, val);
 }
 
 /*
