@@ -409,7 +409,7 @@ notes say where a figure is not understood yet.
   on VHE (`exitcost`); QEMU's exec log of one shows 208, of which about
   150 are the vector, `__guest_exit`, the run loop, `__kvm_skip_instr`
   and `__guest_enter`, which no handler can shed.  An overflow costs at
-  least an exit (a direct VM's: 1,382 on VHE, 2,021 on nVHE) plus the
+  least an exit (a direct VM's: 1,384 on VHE, 2,042 on nVHE) plus the
   vGIC's injection and the guest handler's trapped accesses, against
   stock's 37,000 to 44,000: 20x of stock's trap path is out of reach
   for it under QEMU.  The direct column's per-operation figures are
@@ -483,9 +483,9 @@ notes say where a figure is not understood yet.
   PMU or not (no PMU, nVHE: 1,956 against 1,935 before it).
 - **Protected mode.**  Stock 7.3's exit costs the hypervisor about
   11,750 EL2 instructions (README, Known limits: its per-register copy
-  of the vCPU state, twice per trap exit).  Ours costs about 480 more
+  of the vCPU state, twice per trap exit).  Ours costs about 520 more
   with nothing to switch, and the whole exit+entry (host kernel and
-  EL2) about 570 more (13,071 against 12,502).  Glue 0014 keeps the
+  EL2) about 630 more (13,107 against 12,480).  Glue 0014 keeps the
   host's 70 vPMU registers across pKVM's state sync at every trap exit:
   with one memcpy each way since this run, through the per-register
   accessors before, when the whole exit+entry cost about 1,970 more
@@ -514,15 +514,16 @@ notes say where a figure is not understood yet.
   register access is an exit costing the host about 2,500 (VHE) to
   15,000 (protected) instructions, ours as stock.  With the
   perf-register service a group read is one exit whatever its size
-  (6 counters: 0.32 of the trapped path's host instructions on VHE,
-  0.27 on nVHE, 0.17 in protected mode); opening and enabling an event
+  (6 counters: 0.36 of the trapped path's host instructions on VHE,
+  0.30 on nVHE, 0.18 in protected mode); opening and enabling an event
   3 calls, a context switch 2 to 3, an overflow interrupt 2 hypercalls
-  plus the 2 exits that come with the interrupt (0.31, 0.34 and 0.26 of
+  plus the 2 exits that come with the interrupt (0.33, 0.34 and 0.26 of
   the trapped cost).  Stock protected mode has no overflow row: its
   guest counters never count, so the guest takes no samples.  In
-  protected mode the trapped path's exit counts vary with the run
-  (64 and 83 exits for 4 and 7 events against stock's 43 and 97): each
-  exit is long enough there for more timer interrupts to land in a run.
+  protected mode the trapped path's exit counts can vary with the run
+  (an earlier run: 64 and 83 exits for 4 and 7 events against stock's
+  43 and 97): each exit is long enough there for more timer interrupts
+  to land in a run.
   What remains under the service is KVM's work behind each guest
   counter: a write of a running counter restarts its host perf event in
   place (glue 0008) and a read reads it in place (glue 0009), but a type
