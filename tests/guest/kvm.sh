@@ -79,8 +79,16 @@ run_ours perfreg_abi
 # A protected VM's runs hidden from host counters (protected hosts only:
 # elsewhere KVM refuses to create one).
 [ $pvm = 1 ] && run_ours pvm_hidden
-# A protected VM with the direct PMU: its counts right, none of them the host's to read.
-[ $pvmd = 1 ] && run_ours pvm_direct
+# A protected VM with the direct PMU: its counts right, none of them the
+# host's to read.  In protected-up with kvm.pmu_direct_guard=off, which a
+# protected VM's trap profile must ignore (the hypervisor picks it).
+if [ $pvmd = 1 ]; then
+	case "$mode" in
+	*-up) echo off > /sys/module/kvm/parameters/pmu_direct_guard ;;
+	esac
+	run_ours pvm_direct
+	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
+fi
 case "$mode" in
 *-up) ;;	# one CPU: no second vCPU thread to move, no CPU to unplug
 *) run_ours pmu_concurrency ;;

@@ -596,6 +596,18 @@ static uint64_t svc_mrs(int r)
 	}
 }
 
+/*
+ * The PMCNTEN bits a guest clears to start clean: all, or in the
+ * unguarded run only its own counters' (under QEMU its PMCNTENCLR_EL0
+ * reaches the host's counters there: it does not trap).
+ */
+static uint64_t guest_cnten_clear(void)
+{
+	uint64_t n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
+
+	return unguarded ? (BIT_ULL(n) - 1) | CYCLE_BIT : ~0UL;
+}
+
 /* The SET-register side of each (bits set; the CLR side is cleared first). */
 static void svc_msr(int r, uint64_t v)
 {
@@ -604,7 +616,10 @@ static void svc_msr(int r, uint64_t v)
 	case SVC_TYPER0:	write_sysreg(v, pmevtyper0_el0); break;
 	case SVC_CCNTR:		write_sysreg(v, pmccntr_el0); break;
 	case SVC_CCFILTR:	write_sysreg(v, pmccfiltr_el0); break;
-	case SVC_CNTEN:		write_sysreg(~0UL, pmcntenclr_el0); write_sysreg(v, pmcntenset_el0); break;
+	case SVC_CNTEN:
+		write_sysreg(guest_cnten_clear(), pmcntenclr_el0);
+		write_sysreg(v, pmcntenset_el0);
+		break;
 	case SVC_INTEN:		write_sysreg(~0UL, pmintenclr_el1); write_sysreg(v, pmintenset_el1); break;
 	case SVC_OVS:		write_sysreg(~0UL, pmovsclr_el0); write_sysreg(v, pmovsset_el0); break;
 	case SVC_USERENR:	write_sysreg(v, pmuserenr_el0); break;
@@ -710,15 +725,12 @@ static uint64_t pending_intid(void)
  */
 static void guest_irq_line(void)
 {
-	/* The unguarded run clears only its own counters' enables (unguarded). */
-	uint64_t n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
-	uint64_t own = (BIT_ULL(n) - 1) | CYCLE_BIT;
 	uint64_t got;
 
 	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
 	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
 	/* KVM resets these to an UNKNOWN pattern: only the cycle counter's bits. */
-	write_sysreg(unguarded ? own : ~0UL, pmcntenclr_el0);
+	write_sysreg(guest_cnten_clear(), pmcntenclr_el0);
 	write_sysreg(~0UL, pmintenclr_el1);
 	write_sysreg(~0UL, pmovsclr_el0);
 	write_sysreg(CYCLE_BIT, pmintenset_el1);

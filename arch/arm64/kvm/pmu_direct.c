@@ -231,8 +231,10 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	struct kvm_pmu_part_traps traps;
 	struct kvm_pmu_part_caps caps;
 	struct kvm_pmu_part_fgt fgt;
+	unsigned int host_min;
+	bool unguarded;
 	const char *why;
-	int hpmn;
+	int hpmn, req;
 
 	bool want = kvm_pmu_direct_wanted(vcpu);
 
@@ -269,13 +271,23 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		return -EOPNOTSUPP;
 	}
 
-	if (kvm_pmu_direct_caps(kvm, &caps))
-		pr_warn_once("KVM: kvm.pmu_direct_guard=off on a PMU that does not enforce HPMN: direct-PMU guests can reach the host's counters\n");
-	hpmn = kvm_pmu_part_size(&caps, nr < max ? nr : KVM_PMU_PART_NO_REQUEST,
-				 READ_ONCE(pmu_direct_host_counters));
+	unguarded = kvm_pmu_direct_caps(kvm, &caps);
+	/*
+	 * The VM's first direct vCPU sizes the share from the request and
+	 * kvm.pmu_direct_host_counters; the others take that share
+	 * (nr_pmu_counters), whatever the parameter is by then.
+	 */
+	if (kvm_pmu_direct_vm(kvm)) {
+		req = nr;
+		host_min = 0;
+	} else {
+		req = nr < max ? nr : KVM_PMU_PART_NO_REQUEST;
+		host_min = READ_ONCE(pmu_direct_host_counters);
+	}
+	hpmn = kvm_pmu_part_size(&caps, req, host_min);
 	if (hpmn < 0) {
 		pr_debug("KVM: vCPU %d: no direct PMU: a share of %u of %u counters with %u for the host: %d\n",
-			 vcpu->vcpu_id, nr, max, pmu_direct_host_counters, hpmn);
+			 vcpu->vcpu_id, nr, max, host_min, hpmn);
 		return hpmn;
 	}
 	/* Every event filter and overflow goes through EL2 (held is always assumed). */
@@ -302,6 +314,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	kvm_vgic_set_irq_ops(vcpu, vcpu->arch.pmu.irq_num, &kvm_pmu_direct_irq_ops);
 	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	d->enabled = true;
+	if (unguarded)
+		pr_warn_once("KVM: kvm.pmu_direct_guard=off on a PMU that does not enforce HPMN: direct-PMU guests can reach the host's counters\n");
 	return 0;
 }
 
@@ -483,8 +497,8 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
  * for a protected VM's direct vCPU, before every run but its first (at
  * the first a host may choose anything, no PMU included): change the
  * choice the hypervisor took at the first run (share and its mask,
- * trap profile, fine-grained traps), drop the PMU traps from the VM's
- * MDCR_EL2, and leave interrupt enables, overflow flags, values and
+ * trap profile, fine-grained traps), set or clear at random the PMU
+ * traps of the VM's MDCR_EL2 (TPM, TPMCR), and leave interrupt enables, overflow flags, values and
  * types on the VM's counters.  None of it may reach the VM, nor show
  * the host its values.
  * No counter enables: the hypervisor's confidential plan would turn
@@ -507,6 +521,10 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 	prandom_bytes_state(&rnd, &d->hdfgrtr, sizeof(d->hdfgrtr));
 	prandom_bytes_state(&rnd, &d->hdfgwtr, sizeof(d->hdfgwtr));
 	vcpu->arch.mdcr_el2 &= ~(KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR);
+	if (prandom_u32_state(&rnd) & 1)
+		vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPM;
+	if (prandom_u32_state(&rnd) & 1)
+		vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
 	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1) {
 		u64 val;
 

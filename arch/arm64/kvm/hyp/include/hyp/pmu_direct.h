@@ -231,7 +231,9 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
  * host.  A host that dropped a trap could otherwise, on a PMU that does
  * not enforce HPMN, let the VM's PMCR_EL0 or PMCNTEN writes start the
  * host's own counters while the VM runs, and read its execution in them.
- * A PMU whose traps would need MDCR_EL2.TPM gives the VM no PMU.
+ * A PMU whose traps would need MDCR_EL2.TPM gives the VM no PMU, and so
+ * does a share of 0 (the host's word) on a PMU without FEAT_HPMN0, whose
+ * HPMN = 0 may act as any share while the VM's switch covers none.
  */
 static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int n)
 {
@@ -244,7 +246,9 @@ static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int
 			       read_sysreg(id_aa64mmfr0_el1), read_sysreg(midr_el1), n,
 			       KVM_PMU_PART_GUARD_AUTO);
 	traps = kvm_pmu_part_traps(&caps, false, true);
-	if (kvm_pmu_part_need_tpm(&caps, &traps)) {
+	/* The host's share as a request: 0 without FEAT_HPMN0 is refused. */
+	if (kvm_pmu_part_size(&caps, (int)d->hpmn, 0) != (int)d->hpmn ||
+	    kvm_pmu_part_need_tpm(&caps, &traps)) {
 		d->enabled = false;
 		return;
 	}
@@ -307,15 +311,17 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 	if (protected_vm) {
 		/*
 		 * The hypervisor's own traps (__pmu_direct_pvm_traps()),
-		 * TPMCR included: one the host set where the hypervisor's
-		 * profile does not virtualise PMCR_EL0 would UNDEF the VM's
-		 * PMCR_EL0 reads.
+		 * TPM and TPMCR included: a TPM the host set would send the
+		 * accesses the fast path does not serve (PMCCNTR_EL0,
+		 * PMSELR_EL0, ...) to pKVM, which UNDEFs them, and so would
+		 * a TPMCR where the hypervisor's profile does not virtualise
+		 * PMCR_EL0.
 		 */
 		*vcpu_fgt(vcpu, HDFGRTR_EL2) &= ~KVM_PMU_PART_HDFGRTR_MASK;
 		*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) &= ~KVM_PMU_PART_HDFGWTR_MASK;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
-		vcpu->arch.mdcr_el2 &= ~KVM_PMU_PART_MDCR_TPMCR;
+		vcpu->arch.mdcr_el2 &= ~(KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR);
 		if (d->virt_e)
 			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
 	}
