@@ -22,7 +22,11 @@
  *    the vCPU (KVM_GET_ONE_REG of PMEVCNTR0_EL0, PMEVTYPER0_EL0,
  *    PMCR_EL0) holds none of the guest's values;
  *  - pvm_guest_only_zero: a host guest-only instructions event on the
- *    vCPU thread counts nothing of the protected VM.
+ *    vCPU thread counts nothing of the protected VM;
+ *  - pvm_pmceid_hw: the guest reads the hardware's PMCEID0_EL0, as any
+ *    direct guest (pmu-direct.rst says why): INST_RETIRED among its
+ *    events, as the host's PMU lists it, so that Linux's generic events
+ *    map in a protected VM.
  *
  * The guest reports as pvm_vm.h says.  Needs a vGICv3.
  */
@@ -56,6 +60,7 @@
 #define SLOT_MARKED	2
 #define SLOT_AFTER	3
 #define SLOT_DONE	4
+#define SLOT_IDS	5
 
 /* ---- guest ---------------------------------------------------------------- */
 
@@ -63,6 +68,7 @@ static void pvm_guest(uint64_t n)
 {
 	uint64_t c0, c1;
 
+	pvm_report(SLOT_IDS, read_sysreg(pmceid0_el0));
 	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_LC, pmcr_el0);
 	write_sysreg(TYPER0, pmevtyper0_el0);
 	write_sysreg(BIT(0), pmcntenset_el0);
@@ -106,16 +112,23 @@ static int64_t host_reg(struct kvm_vcpu *vcpu, uint64_t id)
 	return v;
 }
 
+/* The host's PMU (DT or ACPI name) lists inst_retired: its PMCEID0_EL0 is not 0. */
+static bool host_has_events(void)
+{
+	return !access("/sys/bus/event_source/devices/armv8_pmuv3/events/inst_retired", F_OK) ||
+	       !access("/sys/bus/event_source/devices/armv8_pmuv3_0/events/inst_retired", F_OK);
+}
+
 int main(void)
 {
 	int64_t cntr, typer, pmcr;
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
-	uint64_t loop, after, buf[2] = { 0, UINT64_MAX };
+	uint64_t loop, after, ids, buf[2] = { 0, UINT64_MAX };
 	int gic_fd, cap, err, val = -1, fd;
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
-	plan(6);
+	plan(7);
 
 	/* A VMM that asks for the trapped PMU. */
 	vm = pvm_create(&vcpu, true, pvm_guest, &gic_fd);
@@ -141,6 +154,7 @@ int main(void)
 	TEST_ASSERT(!err, "a protected VM without a PMU: nothing more to check");
 	vcpu_args_set(vcpu, 1, N1);
 
+	ids = pvm_run_to(vcpu, SLOT_IDS);
 	fd = perf_open_side(SIDE_GUEST, -1, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	loop = pvm_run_to(vcpu, SLOT_LOOP);
@@ -170,6 +184,9 @@ int main(void)
 	check(buf[1] == 0, "pvm_guest_only_zero",
 	      "host guest-only instructions over the protected VM's runs: %lu (want 0)",
 	      buf[1]);
+	check((ids & BIT(INST_RETIRED)) && host_has_events(), "pvm_pmceid_hw",
+	      "guest's PMCEID0_EL0 %#lx (want INST_RETIRED, bit %d); the host's PMU lists inst_retired: %s",
+	      ids, INST_RETIRED, host_has_events() ? "yes" : "no");
 	close(gic_fd);
 	kvm_vm_free(vm);
 
