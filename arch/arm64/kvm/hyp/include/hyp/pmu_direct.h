@@ -269,8 +269,9 @@ static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int
  * counters never count the hypervisor.
  *
  * A protected VM (@protected_vm, the hypervisor's word) keeps the
- * choice it first ran with: the host can neither take its PMU away nor
- * change its share under it.  Its counters are switched at EL2 (d->pvm),
+ * choice it first ran with: the host can neither take its PMU away, nor
+ * give it one it did not run with (whose registers would come from the
+ * host's copy), nor change its share under it.  Its counters are switched at EL2 (d->pvm),
  * and its PMU registers stay in the hypervisor's vCPU.  Its partition
  * traps (the fine-grained ones, and MDCR_EL2.TPMCR where the PMU does not
  * enforce HPMN) are the hypervisor's own, from its own reading of the
@@ -288,7 +289,8 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 	u64 fields = KVM_PMU_PART_MDCR_HPMN | KVM_PMU_PART_MDCR_HPMD |
 		     KVM_PMU_PART_MDCR_HCCD;
 
-	if (!(protected_vm && d->enabled)) {
+	/* A protected VM's first run decides for good, no PMU included. */
+	if (!(protected_vm && d->pvm)) {
 		d->pvm = protected_vm;
 		d->enabled = READ_ONCE(h->enabled) &&
 			     kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
