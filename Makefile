@@ -144,7 +144,7 @@ checkpatch: patches
 	done; exit $$fail
 
 clean:
-	rm -rf $(KOBJ) $(KOBJ_DEBUG) $(BUILD)/kunit $(BUILD)/logs $(BUILD)/initramfs*
+	rm -rf $(KOBJ) $(KOBJ_DEBUG) $(BUILD)/kunit $(BUILD)/kunit-config $(BUILD)/logs $(BUILD)/initramfs*
 
 distclean:
 	rm -rf $(BUILD)

@@ -9,7 +9,7 @@ QEMU_ARCH = QemuArchParams(linux_arch='arm64',
 CONFIG_SERIAL_AMBA_PL011=y
 CONFIG_SERIAL_AMBA_PL011_CONSOLE=y''',
 			   qemu_arch='aarch64',
-			   kernel_path='arch/arm64/boot/Image.gz',
+			   kernel_path='arch/arm64/boot/Image',
 			   kernel_command_line='console=ttyAMA0 panic_on_warn=1',
 			   extra_qemu_params=['-machine', 'virt,virtualization=off,gic-version=3',
 					      '-cpu', 'max', '-icount', 'shift=0',
