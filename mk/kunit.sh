@@ -43,6 +43,9 @@ for mode in "$@"; do
 	# "config": does the kunitconfig resolve against this tree?
 	if [ "$mode" = config ]; then
 		log=$BUILD/logs/kunit-config.log
+		# kunit.py reuses a .config it made from the same kunitconfig
+		# without asking Kconfig again: ask it every time.
+		rm -f "$BUILD/kunit-config/.config"
 		if (cd "$BUILD/src" && ./tools/testing/kunit/kunit.py config \
 			--kunitconfig=drivers/perf/tests \
 			--qemu_config="$TOP/tests/kunit/arm64_$ALL_MODE.py" \

@@ -181,6 +181,11 @@ static void bad_attr_test(struct kunit *test)
 
 	if (attr.exclude_host && armv8pmu_kvm_active())
 		want = 0;
+	/* Built with KVM and booted at EL2 (make check's kernel): KVM runs. */
+	if (attr.exclude_host && IS_ENABLED(CONFIG_KVM) &&
+	    armv8pmu_host_mode() != ARMV8PMU_MODE_GUEST)
+		KUNIT_EXPECT_TRUE_MSG(test, armv8pmu_kvm_active(),
+				      "booted at EL2 with KVM built in, but KVM is not running");
 	attr.size = sizeof(attr);
 	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
 	if (!IS_ERR(event))
