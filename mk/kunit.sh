@@ -61,12 +61,12 @@ for mode in "$@"; do
 	log=$BUILD/logs/kunit-$mode.log
 	filter=""
 	[ "$mode" = "$ALL_MODE" ] || filter=$HW_SUITES
-	if [ -n "$KUNIT_KERNEL" ] && ! [ -f "$KUNIT_KERNEL/arch/arm64/boot/Image" ]; then
-		echo "kunit $mode: no kernel in $KUNIT_KERNEL"
-		rc=1
-		continue
-	fi
 	if [ -n "$KUNIT_KERNEL" ]; then
+		if ! [ -f "$KUNIT_KERNEL/arch/arm64/boot/Image" ]; then
+			echo "kunit $mode: no kernel in $KUNIT_KERNEL"
+			rc=1
+			continue
+		fi
 		(cd "$BUILD/src" && ./tools/testing/kunit/kunit.py exec $filter \
 			--qemu_config="$TOP/tests/kunit/arm64_$mode.py" \
 			--build_dir="$KUNIT_KERNEL" --timeout=600) >"$log" 2>&1 || rc=1

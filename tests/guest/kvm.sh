@@ -52,6 +52,13 @@ run_ours() {	# name [args...]
 	run_program "$name" "/bin/$name" "$@"
 }
 
+# run_program with kvm.pmu_direct_guard=off, back to auto after.
+run_guard_off() {	# name program [args...]
+	echo off > /sys/module/kvm/parameters/pmu_direct_guard
+	run_program "$@"
+	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
+}
+
 # On two CPUs QEMU counts the other vCPU's work into a vCPU waiting for
 # its turn (README, Known limits), and a -debug kernel (lockdep) keeps
 # the other vCPU busy enough to push pmu_split past its 0.5%: -debug
@@ -76,11 +83,7 @@ run_ours vpmu_hostile
 # in the one-CPU boots: the checks that hold under QEMU, which does not
 # enforce it (pmu_direct.c says which).
 case "$mode" in
-*-up) if [ $direct = 1 ]; then
-	echo off > /sys/module/kvm/parameters/pmu_direct_guard
-	run_program pmu_direct_unguarded /bin/pmu_direct unguarded
-	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
-      fi ;;
+*-up) [ $direct = 1 ] && run_guard_off pmu_direct_unguarded /bin/pmu_direct unguarded ;;
 esac
 run_ours perfreg_abi
 # A protected VM's runs hidden from host counters (protected hosts only:
@@ -91,10 +94,9 @@ run_ours perfreg_abi
 # protected VM's trap profile must ignore (the hypervisor picks it).
 if [ $pvmd = 1 ]; then
 	case "$mode" in
-	*-up) echo off > /sys/module/kvm/parameters/pmu_direct_guard ;;
+	*-up) run_guard_off pvm_direct /bin/pvm_direct ;;
+	*) run_ours pvm_direct ;;
 	esac
-	run_ours pvm_direct
-	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
 fi
 case "$mode" in
 *-up) ;;	# one CPU: no second vCPU thread to move, no CPU to unplug

@@ -126,6 +126,7 @@ int main(void)
 	struct kvm_vm *vm;
 	uint64_t loop, after, ids, buf[2] = { 0, UINT64_MAX };
 	int gic_fd, cap, err, val = -1, fd;
+	bool host_events = host_has_events();
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
 	plan(7);
@@ -184,9 +185,9 @@ int main(void)
 	check(buf[1] == 0, "pvm_guest_only_zero",
 	      "host guest-only instructions over the protected VM's runs: %lu (want 0)",
 	      buf[1]);
-	check((ids & BIT(INST_RETIRED)) && host_has_events(), "pvm_pmceid_hw",
+	check((ids & BIT(INST_RETIRED)) && host_events, "pvm_pmceid_hw",
 	      "guest's PMCEID0_EL0 %#lx (want INST_RETIRED, bit %d); the host's PMU lists inst_retired: %s",
-	      ids, INST_RETIRED, host_has_events() ? "yes" : "no");
+	      ids, INST_RETIRED, host_events ? "yes" : "no");
 	close(gic_fd);
 	kvm_vm_free(vm);
 

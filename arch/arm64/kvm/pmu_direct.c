@@ -498,8 +498,8 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
  * the first a host may choose anything, no PMU included): change the
  * choice the hypervisor took at the first run (share and its mask,
  * trap profile, fine-grained traps), set or clear at random the PMU
- * traps of the VM's MDCR_EL2 (TPM, TPMCR), and leave interrupt enables, overflow flags, values and
- * types on the VM's counters.  None of it may reach the VM, nor show
+ * traps of the VM's MDCR_EL2 (TPM, TPMCR), and leave interrupt enables,
+ * overflow flags, values and types on the VM's counters.  None of it may reach the VM, nor show
  * the host its values.
  * No counter enables: the hypervisor's confidential plan would turn
  * such counters back on at exit, as the host's own.

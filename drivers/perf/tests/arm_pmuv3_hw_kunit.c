@@ -179,13 +179,16 @@ static void bad_attr_test(struct kunit *test)
 	long want = c->expected_err;
 	struct perf_event *event;
 
-	if (attr.exclude_host && armv8pmu_kvm_active())
-		want = 0;
-	/* Built with KVM and booted at EL2 (make check's kernel): KVM runs. */
-	if (attr.exclude_host && IS_ENABLED(CONFIG_KVM) &&
-	    armv8pmu_host_mode() != ARMV8PMU_MODE_GUEST)
-		KUNIT_EXPECT_TRUE_MSG(test, armv8pmu_kvm_active(),
-				      "booted at EL2 with KVM built in, but KVM is not running");
+	if (attr.exclude_host) {
+		bool kvm = armv8pmu_kvm_active();
+
+		/* Built with KVM and booted at EL2 (make check's kernel): KVM runs. */
+		if (IS_ENABLED(CONFIG_KVM) && armv8pmu_host_mode() != ARMV8PMU_MODE_GUEST)
+			KUNIT_EXPECT_TRUE_MSG(test, kvm,
+					      "booted at EL2 with KVM built in, but KVM is not running");
+		if (kvm)
+			want = 0;
+	}
 	attr.size = sizeof(attr);
 	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
 	if (!IS_ERR(event))

@@ -271,8 +271,9 @@ static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int
  * A protected VM (@protected_vm, the hypervisor's word) keeps the
  * choice it first ran with: the host can neither take its PMU away, nor
  * give it one it did not run with (whose registers would come from the
- * host's copy), nor change its share under it.  Its counters are switched at EL2 (d->pvm),
- * and its PMU registers stay in the hypervisor's vCPU.  Its partition
+ * host's copy), nor change its share under it.  Its counters are
+ * switched at EL2 (d->pvm), and its PMU registers stay in the
+ * hypervisor's vCPU.  Its partition
  * traps (the fine-grained ones, and MDCR_EL2.TPMCR where the PMU does not
  * enforce HPMN) are the hypervisor's own, from its own reading of the
  * PMU (__pmu_direct_pvm_traps()), forced at every run.  A protected VM
