@@ -60,8 +60,8 @@ KMAKE_IN = $(MAKE) -C $(SRC) O=$(1) ARCH=$(ARCH) \
 KMAKE = $(call KMAKE_IN,$(KOBJ))
 
 .PHONY: all deps prepare overlay config kernel kernel-debug kunit \
-	initramfs demo check bench patches patches-check checkpatch clean \
-	distclean
+	initramfs demo check bench patches patches-check checkpatch fixes \
+	fixes-check fixes-checkpatch clean distclean
 
 all: kernel
 
@@ -141,6 +141,32 @@ checkpatch: patches
 		echo "$$p: $$(echo "$$out" | grep '^total:' || echo clean)"; \
 		echo "$$out" | grep -q '^total: 0 errors' || \
 			[ -z "$$out" ] || fail=1; \
+	done; exit $$fail
+
+# ---- the stock fixes, upstream-style, on the pristine base ---------------
+# fixes/<BASE>/: the bugs of stock Linux we found, each a small patch on the
+# stock code with its reproducer (mk/fixes.sh).  fixes-check builds every
+# patch of the series in order; fixes-checkpatch runs checkpatch.pl
+# --strict over it (errors and warnings fail), less two checks this tree
+# cannot make: the Fixes: commits are upstream's, and a tree unpacked from
+# Debian's tarball has no history to find them in (UNKNOWN_COMMIT_ID);
+# MAINTAINERS' KVM/arm64 entry covers the new selftest's directory
+# already (FILE_PATH_CHANGES).
+
+fixes: $(TREE)/.stamp
+	@mk/fixes.sh series
+
+fixes-check: $(TREE)/.stamp
+	@mk/fixes.sh check
+
+fixes-checkpatch: fixes
+	@cd $(BUILD)/fixes/series && fail=0; for p in *.patch; do \
+		case $$p in 0000-*) continue ;; esac; \
+		out=$$(perl $(BUILD)/fixes/src/scripts/checkpatch.pl --strict \
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES \
+			--root=$(BUILD)/fixes/src -q $$p 2>&1); \
+		echo "$$p: $$(echo "$$out" | grep '^total:' || echo clean)"; \
+		[ -z "$$out" ] || { echo "$$out"; fail=1; }; \
 	done; exit $$fail
 
 clean:

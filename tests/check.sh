@@ -3,7 +3,7 @@
 #
 # The project's test run: KUnit suites (kunit.py, per QEMU setup) and the
 # boot checks (tests/guest/check.sh under tests/boot.sh, per host mode).
-# Usage: tests/check.sh all|docs|configs|kunit|boot|backport [MODE...]
+# Usage: tests/check.sh all|docs|configs|kunit|boot|fixes|backport [MODE...]
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,23 +71,26 @@ check_skips() {	# mode
 # the same figures as boots one after another.  The longest start first;
 # the results print in BOOT_MODES order once all have finished.
 LONGEST_FIRST="protected-debug protected-up protected vhe-nmi nvhe-debug nvhe-up vhe-up vhe-debug"
-run_boot() {
+# BOOT_KIND=fixes boots the stock+fixes kernel instead (run_fixes).
+run_boot() {	# modes...
+	modes=${*:-$BOOT_MODES}
+	kind=${BOOT_KIND:+$BOOT_KIND-}
 	order=""
-	for mode in $LONGEST_FIRST $BOOT_MODES; do
-		case " $BOOT_MODES " in *" $mode "*) ;; *) continue ;; esac
+	for mode in $LONGEST_FIRST $modes; do
+		case " $modes " in *" $mode "*) ;; *) continue ;; esac
 		case " $order " in *" $mode "*) continue ;; esac
 		order="$order $mode"
-		rm -f "$BUILD/logs/$mode-check.result"
+		rm -f "$BUILD/logs/$kind$mode-check.result"
 	done
 	printf '%s\n' $order |
 		xargs -P "${CHECK_JOBS:-$(nproc)}" -I{} "$TOP/tests/check.sh" boot-one {}
-	for mode in $BOOT_MODES; do
-		result=$BUILD/logs/$mode-check.result
+	for mode in $modes; do
+		result=$BUILD/logs/$kind$mode-check.result
 		if [ -f "$result" ] && grep -q '^COUNT [0-9]* [0-9]*$' "$result"; then
 			grep -v '^COUNT ' "$result"
 			count $(sed -n 's/^COUNT //p' "$result")
 		else
-			echo "boot $mode: no result (see $BUILD/logs/$mode-check.log)"
+			echo "boot $kind$mode: no result (see $BUILD/logs/$kind$mode-check.log)"
 			count 0 1
 		fi
 	done
@@ -97,9 +100,13 @@ run_boot() {
 # ending with "COUNT passed failed".
 boot_one() {	# mode
 	mode=$1
-	log=$BUILD/logs/$mode-check.log
+	kind=${BOOT_KIND:+$BOOT_KIND-}
+	log=$BUILD/logs/$kind$mode-check.log
 	start=$(date +%s)
-	case "$mode" in
+	case "$kind$mode" in
+	fixes-*) jobs=stock_fixes	# the stock+fixes kernel (run_fixes)
+		export KERNEL=$BUILD/fixes/kernel/arch/arm64/boot/Image
+		export INITRD=$BUILD/fixes/initramfs.cpio ;;
 	el1) jobs=check,fuzz ;;		# no EL2: no KVM
 	acpi) jobs=check ;;		# UEFI + ACPI probe
 	nokvm) jobs=nokvm ;;		# EL2 but KVM off
@@ -119,11 +126,34 @@ boot_one() {	# mode
 			count 0 1
 		fi
 		ktap_tally "$log"
-		echo "boot $mode: $kp passed, $kf failed ($(( $(date +%s) - start ))s)"
+		echo "boot $kind$mode: $kp passed, $kf failed ($(( $(date +%s) - start ))s)"
 		grep -E '^ *not ok ' "$log" | sed 's/^ */  FAIL /'
 		echo "COUNT $passed $failed"
-	} > "$BUILD/logs/$mode-check.result.tmp"
-	mv "$BUILD/logs/$mode-check.result.tmp" "$BUILD/logs/$mode-check.result"
+	} > "$BUILD/logs/$kind$mode-check.result.tmp"
+	mv "$BUILD/logs/$kind$mode-check.result.tmp" "$BUILD/logs/$kind$mode-check.result"
+}
+
+# The stock+fixes leg: the pristine base with the series of fixes/<BASE>/
+# (mk/fixes.sh), the project's config, no overlay; its kernel, the
+# series' selftests and its initramfs built, then one boot per host mode
+# on one CPU running tests/guest/stock_fixes.sh.
+FIXES_MODES=${FIXES_MODES:-vhe-up nvhe-up protected-up}
+run_fixes() {
+	mkdir -p "$BUILD/logs"
+	log=$BUILD/logs/fixes-build.log
+	if "$TOP/mk/fixes.sh" kernel >"$log" 2>&1 &&
+	   "$TOP/mk/fixes.sh" initramfs >>"$log" 2>&1; then
+		echo "fixes $BASE: stock+fixes kernel, selftests and initramfs built"
+		count 1 0
+	else
+		echo "fixes $BASE: build FAILED (see $log)"
+		tail -20 "$log"
+		count 0 1
+		return
+	fi
+	export BOOT_KIND=fixes
+	run_boot $FIXES_MODES
+	unset BOOT_KIND
 }
 
 # The boot's KTAP, read by the base tree's own parser (kunit.py parse):
@@ -225,25 +255,28 @@ run_backport() {
 		return
 	fi
 	out=$(BASE=6.12 BUILD=$b KUNIT_MODES=el1 "$TOP/tests/check.sh" kunit 2>&1;
-	      BASE=6.12 BUILD=$b "$TOP/tests/check.sh" boot $BACKPORT_MODES 2>&1)
-	echo "$out" | grep -E '^(kunit|boot) |FAIL' | sed 's/^/backport 6.12: /'
+	      BASE=6.12 BUILD=$b "$TOP/tests/check.sh" boot $BACKPORT_MODES 2>&1;
+	      BASE=6.12 BUILD=$b "$TOP/tests/check.sh" fixes 2>&1)
+	echo "$out" | grep -E '^(kunit|boot|fixes) |FAIL' | sed 's/^/backport 6.12: /'
 	tally=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$')
 	p=$(echo "$tally" | awk '{ s += $1 } END { print s + 0 }')
 	f=$(echo "$tally" | awk '{ s += $3 } END { print s + 0 }')
-	[ "$(echo "$tally" | wc -l)" = 2 ] || f=$((f + 1))
+	[ "$(echo "$tally" | wc -l)" = 3 ] || f=$((f + 1))
 	count "$p" "$f"
 }
 
 case "$what" in
 all) run_docs; run_scan; run_base_guard; run_configs; run_kunit; run_boot
+	run_fixes
 	[ "$BASE" = 6.12 ] || run_backport ;;
 backport) run_backport ;;
+fixes) run_fixes ;;
 docs) run_docs; run_scan; run_base_guard ;;
 configs) run_configs ;;
 kunit) run_kunit ;;
 boot) run_boot ;;
 boot-one) boot_one "$1"; exit 0 ;;
-*) echo "usage: $0 all|docs|configs|kunit|boot|backport [MODE...]" >&2; exit 2 ;;
+*) echo "usage: $0 all|docs|configs|kunit|boot|fixes|backport [MODE...]" >&2; exit 2 ;;
 esac
 
 echo "$passed passed, $failed failed"

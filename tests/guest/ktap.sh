@@ -93,3 +93,38 @@ run_program() {	# name command...
 	[ $rc = 0 ] && [ $f = 0 ] && [ -n "$planned" ] && [ $n = "$planned" ]
 	result "$prog" $? "exit $rc, $n of ${planned:-no plan} checks, $f failed"
 }
+
+# A KVM selftest of the base tree's: exit 0 passes; a KSFT skip (4)
+# tested nothing and fails like any other exit.  Its last lines are kept
+# as diagnostics.
+run_selftest() {	# program
+	t=${1##*/}
+	t0=$(ktap_now)
+	"$1" > "/tmp/$t.out" 2>&1
+	rc=$?
+	tail -3 "/tmp/$t.out" | sed 's/^/    # /'
+	echo "    # $t: $(ktap_took "$t0")"
+	[ $rc = 0 ]; result "$t" $? "exit $rc"
+}
+
+# A KVM selftest that reports in KSFT's TAP (tools/testing/selftests/
+# kselftest.h), as a subtest: its plan and results one level down, its
+# other lines as diagnostics.  The result is ok only if it exits 0 (a
+# skip, 4, fails) and met its plan with every result ok.
+run_ksft() {	# program
+	t=${1##*/}
+	t0=$(ktap_now)
+	"$1" > "/tmp/$t.out" 2>&1
+	rc=$?
+	echo "        # $t: $(ktap_took "$t0")"
+	echo "        KTAP version 1"
+	echo "        # Subtest: $t"
+	grep -v '^TAP version' "/tmp/$t.out" | sed -E \
+		-e '/^([0-9]+\.\.[0-9]+|(not )?ok [0-9]+ .*|# .*)$/!s/^/# /' \
+		-e 's/^/        /'
+	planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "/tmp/$t.out" | head -1)
+	n=$(grep -c '^ok [0-9]' "/tmp/$t.out")
+	f=$(grep -c '^not ok [0-9]' "/tmp/$t.out")
+	[ $rc = 0 ] && [ "$f" = 0 ] && [ -n "$planned" ] && [ "$n" = "$planned" ]
+	result "$t" $? "exit $rc, $n of ${planned:-no plan} ok, $f failed"
+}

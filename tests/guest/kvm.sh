@@ -115,12 +115,7 @@ esac
 # vgic_init for glue 0022 to 0024, which change how the PMU's interrupt
 # reaches the vGIC.
 for t in $base_tests; do
-	t0=$(ktap_now)
-	"/bin/$t" > "/tmp/$t.out" 2>&1
-	rc=$?
-	tail -3 "/tmp/$t.out" | sed 's/^/    # /'
-	echo "    # $t: $(ktap_took "$t0")"
-	[ $rc = 0 ]; result "$t" $? "exit $rc"
+	run_selftest "/bin/$t"
 done
 
 case "$mode" in *-debug|*-nmi) return 0 2>/dev/null || exit 0 ;; esac

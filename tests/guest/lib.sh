@@ -56,3 +56,79 @@ vm_run() {	# log jobs [kernel args...]
 		-kernel /guest/Image -initrd /guest/initramfs.cpio \
 		-append "console=ttyAMA0 quiet panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$vm_jobs pmuv3.mode=guest $*"
 }
+
+# Seven cycles:u events in one group at a period of 1,000 overflow
+# together far above perf's per-tick limit: the first of them to reach it
+# throttles the whole group, and the core restarts the group at the next
+# tick (PERF_RECORD_UNTHROTTLE).  The overflow handler must not take a
+# sample from a member the core has just stopped in the same interrupt:
+# for the group's leader, that sample takes its throttle count past the
+# mark the tick looks for, and the group is never restarted (no
+# unthrottle, samples from the first tick only; stock 7.3 does this,
+# fixes/7.3's perf patch mends it).  40 ms of spin(): ten ticks.
+throttled_group_restarts() {
+	g7="{cycles:u,cycles:u,cycles:u,cycles:u,cycles:u,cycles:u,cycles:u}"
+	perf record -q -e "$g7" -c 1000 -o /tmp/thr.data -- /bin/loop 20000000 0 \
+		>/dev/null 2>&1
+	perf report -D -i /tmp/thr.data 2>/dev/null > /tmp/thr.dump
+	thr=$(grep -c 'PERF_RECORD_THROTTLE' /tmp/thr.dump)
+	unthr=$(grep -c 'PERF_RECORD_UNTHROTTLE' /tmp/thr.dump)
+	nsamples=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/thr.dump)
+	[ "$thr" -ge 2 ] && [ "$unthr" -ge 1 ]
+	result throttled_group_restarts $? "$thr throttles, $unthr unthrottles, $nsamples samples"
+}
+
+# EL0 counting is exact: 100000 more iterations = 200000 more insns.
+user_exact() {
+	u1=$(least_of3 instructions:u /bin/loop 100000 0)
+	u2=$(least_of3 instructions:u /bin/loop 200000 0)
+	[ -n "$u1" ] && [ $((u2 - u1)) -eq 200000 ]
+	result user_exact $? "u(200000)-u(100000)=$((u2 - u1)), expected 200000"
+}
+
+# In a Linux guest: the host counts {G,H,GH} on our vCPU thread with perf
+# stat while we count our own loop.  The host's split is exact, and our
+# EL0 count lies within its guest-only count.  Sets u_with, g, h and gh.
+host_split_of_guest() {
+	host stat-start split '{instructions:G,instructions:H,instructions:GH}' >/dev/null
+	u_with=$(least_of3 instructions:u /bin/loop 1000000 0)
+	set -- $(host stat-stop split | tr ',' ' ')
+	g=$1 h=$2 gh=$3
+	[ -n "$gh" ] && [ "$g" -gt 0 ] && [ "$h" -gt 0 ] && [ $((g + h)) = "$gh" ]
+	result host_split_exact $? "host perf stat on the vCPU thread: G=$g H=$h GH=$gh (G+H-GH=$((g + h - gh)))"
+	[ -n "$u_with" ] && [ -n "$g" ] && [ "$u_with" -le "$g" ] && [ "$u_with" -ge 2000000 ]
+	result guest_inside_host_g $? "guest instructions:u=$u_with (3 runs of loop 1000000) within host G=$g"
+}
+
+# The guest's KTAP, one level below this job's results (a subtest named
+# as the result that follows it): its lines are indented, everything else
+# it printed becomes a diagnostic line.
+nest_guest_ktap() {	# log name
+	echo "        KTAP version 1"
+	echo "        # Subtest: $2"
+	sed -n '/^KTAP version 1$/,$p' "$1" | sed '1d' | sed -E \
+		-e '/^ *(KTAP version [0-9]+|[0-9]+\.\.[0-9]+|(not )?ok [0-9]+ .*|# .*)$/!s/^/# /' \
+		-e 's/^/        /'
+}
+
+# One guest run: did it finish, did all its jobs pass (its KTAP nested
+# under the second result), and is its console clean.
+guest_results() {	# log jobs rc seconds suffix
+	grep -q '^@@DONE' "$1" && [ "$3" = 0 ]
+	result vm_ran$5 $? "QEMU exit $3, guest jobs $2, $4 s (uptime)"
+	nest_guest_ktap "$1" guest_checks$5
+	n=$(echo "$2" | tr ',' ' ' | wc -w)
+	[ "$(grep -c '^ok [0-9]' "$1")" = "$n" ] && ! grep -q '^not ok' "$1"
+	result guest_checks$5 $? "$(grep -c '^ok [0-9]' "$1") of $n guest jobs ok"
+	errors=$(/tests/scan-console.sh "$1")
+	result guest_console_clean$5 $? "${errors:-no kernel error report in the guest's console}"
+}
+
+# vm_run, with its seconds (rc, secs) and what vmhost said.
+timed_vm_run() {	# log jobs [kernel args...]  -> rc, secs
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	vm_run "$@" > /tmp/vmhost.out 2>&1
+	rc=$?
+	secs=$(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }")
+	sed 's/^/    # vmhost: /' /tmp/vmhost.out
+}

@@ -43,30 +43,6 @@ FALLBACK_JOBS=check,perfreg_fail
 FALLBACK_LOG=/tmp/guest-fallback.log
 DIRECT_LOG=/tmp/guest-direct.log
 
-# The guest's KTAP, one level below this job's results (a subtest named
-# as the result that follows it): its lines are indented, everything else
-# it printed becomes a diagnostic line.
-nest_guest_ktap() {	# log name
-	echo "        KTAP version 1"
-	echo "        # Subtest: $2"
-	sed -n '/^KTAP version 1$/,$p' "$1" | sed '1d' | sed -E \
-		-e '/^ *(KTAP version [0-9]+|[0-9]+\.\.[0-9]+|(not )?ok [0-9]+ .*|# .*)$/!s/^/# /' \
-		-e 's/^/        /'
-}
-
-# One guest run: did it finish, did all its jobs pass (its KTAP nested
-# under the second result), and is its console clean.
-guest_results() {	# log jobs rc seconds suffix
-	grep -q '^@@DONE' "$1" && [ "$3" = 0 ]
-	result vm_ran$5 $? "QEMU exit $3, guest jobs $2, $4 s (uptime)"
-	nest_guest_ktap "$1" guest_checks$5
-	n=$(echo "$2" | tr ',' ' ' | wc -w)
-	[ "$(grep -c '^ok [0-9]' "$1")" = "$n" ] && ! grep -q '^not ok' "$1"
-	result guest_checks$5 $? "$(grep -c '^ok [0-9]' "$1") of $n guest jobs ok"
-	errors=$(/tests/scan-console.sh "$1")
-	result guest_console_clean$5 $? "${errors:-no kernel error report in the guest's console}"
-}
-
 # The guest's exact EL0 figures, which the driver's path to the vPMU
 # registers (service or traps) must not change.
 exact_figures() {	# log
@@ -80,14 +56,6 @@ exact_figures() {	# log
 check_figures() {	# log
 	sed -n -e 's/.*# user_exact: \(.*\)/\1/p' \
 		-e 's/.*# raw_and_long: \(.*\)/\1/p' "$1" | paste -sd' ' -
-}
-
-timed_vm_run() {	# log jobs [kernel args...]  -> rc, secs
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	vm_run "$@" > /tmp/vmhost.out 2>&1
-	rc=$?
-	secs=$(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }")
-	sed 's/^/    # vmhost: /' /tmp/vmhost.out
 }
 
 if [ ! -e /dev/kvm ] || [ ! -x /usr/bin/qemu-system-aarch64 ]; then

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The stock bugs we found, as an upstream-style series on the pristine
+# base tree: no overlay, no glue.  The patches are fixes/<BASE>/*.patch
+# (git format-patch form, one fix each, the reproducer first) and the
+# cover letter's subject and text fixes/<BASE>/cover-letter.
+#
+#   mk/fixes.sh series   git am them on a git tree of the base
+#                        (build/<BASE>/fixes/src) and write the series,
+#                        cover letter included, to build/<BASE>/fixes/series
+#   mk/fixes.sh check    each patch in order builds the project's arm64
+#                        config and the arm32 CONFIG_ARM_PMUV3 one
+#   mk/fixes.sh kernel   the stock+fixes kernel (the project's config) and
+#                        the selftests its boots run, from the series' tree
+#   mk/fixes.sh initramfs  the boots' initramfs, those selftests added
+#
+# The tree and its builds sit at the same paths under build/<BASE>/fixes/
+# as ours under build/<BASE>/ (src/, kernel/), so that ccache shares every
+# object the fixes do not touch.
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BASE=${BASE:-7.3}
+BUILD=${BUILD:-$TOP/build/$BASE}
+CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
+FIX=$BUILD/fixes
+T=$FIX/src
+PATCHES=$TOP/fixes/$BASE
+export CCACHE_BASEDIR="$FIX"
+export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
+GIT="git -C $T -c user.name=pmuv3-kvm -c user.email=pmuv3-kvm@localhost"
+
+kmake() {	# out arch cross target...
+	out=$1 arch=$2 cross=$3; shift 3
+	make -C "$T" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" \
+		CC="ccache ${cross}gcc" -j"$(nproc)" "$@"
+}
+
+# A git tree of the pristine base, its one commit tagged "base"; made
+# once, then reset to it for every series.
+base_tree() {
+	if ! $GIT rev-parse -q --verify base >/dev/null 2>&1; then
+		rm -rf "$T" && mkdir -p "$T"
+		rsync -a --exclude=/.stamp "$BUILD/base/" "$T/"
+		# Debian's tree ignores its own top level (/*): add by force.
+		$GIT init -q
+		$GIT add -f -A .
+		$GIT commit -q -m "Linux $(base_version) (Debian linux-source)"
+		$GIT tag base
+	fi
+	$GIT checkout -q -f -B fixes base
+	$GIT clean -q -f -d -x
+}
+
+base_version() {
+	sed -n 's/^\(VERSION\|PATCHLEVEL\|SUBLEVEL\) = //p' "$BUILD/base/Makefile" |
+		paste -sd. -
+}
+
+series() {
+	base_tree
+	$GIT am -q --committer-date-is-author-date "$PATCHES"/*.patch
+	rm -rf "$FIX/series"
+	$GIT format-patch -q --cover-letter --zero-commit --no-signature \
+		-o "$FIX/series" base..fixes
+	cover=$(ls "$FIX"/series/0000-*)
+	subject=$(head -1 "$PATCHES/cover-letter")
+	sed -n '3,$p' "$PATCHES/cover-letter" > "$FIX/blurb"
+	sed -i -e "s|\*\*\* SUBJECT HERE \*\*\*|$subject|" \
+		-e "/\*\*\* BLURB HERE \*\*\*/{r $FIX/blurb
+d}" "$cover"
+	echo "  FIXES   $(base_version): $FIX/series"
+	printf '    %s\n' "$subject"
+	$GIT log --reverse --format='    %s' base..fixes
+}
+
+# The project's config, as our kernel's, and 32-bit ARM with the PMUv3
+# driver (mk/configs/arm-pmuv3.config, as mk/build-configs.sh builds it).
+configure() {
+	mkdir -p "$FIX/kernel" "$FIX/arm32"
+	[ -f "$FIX/kernel/.config" ] ||
+		KCONFIG_ALLCONFIG="$TOP/arch/arm64/configs/pmuv3_kvm.config" \
+			kmake "$FIX/kernel" arm64 "$CROSS_COMPILE" allnoconfig >/dev/null
+	[ -f "$FIX/arm32/.config" ] ||
+		KCONFIG_ALLCONFIG="$TOP/mk/configs/arm-pmuv3.config" \
+			kmake "$FIX/arm32" arm arm-linux-gnueabihf- allnoconfig >/dev/null
+}
+
+# Each patch in order: both configs build with no warning.
+check() {
+	series
+	configure
+	n=$($GIT rev-list --count base..fixes)
+	rc=0
+	for i in $(seq $((n - 1)) -1 0); do
+		$GIT checkout -q "fixes~$i"
+		subj=$($GIT log -1 --format=%s)
+		log=$FIX/check-$((n - i)).log
+		if kmake "$FIX/kernel" arm64 "$CROSS_COMPILE" Image >"$log" 2>&1 &&
+		   kmake "$FIX/arm32" arm arm-linux-gnueabihf- zImage >>"$log" 2>&1 &&
+		   ! grep -q 'warning:' "$log"; then
+			echo "fixes-check $((n - i))/$n: ok: $subj"
+		else
+			echo "fixes-check $((n - i))/$n: FAILED: $subj (see $log)"
+			grep -m5 -E 'error|warning:' "$log" || tail -5 "$log"
+			rc=1
+		fi
+	done
+	$GIT checkout -q fixes
+	return $rc
+}
+
+# The stock+fixes kernel and the selftests its boots run (from this
+# tree: the series' own reproducer, and the base's tests of what it
+# touches), in $FIX/kvm-bin.
+kernel() {
+	series >/dev/null
+	configure
+	kmake "$FIX/kernel" arm64 "$CROSS_COMPILE" Image >"$FIX/build.log" 2>&1 ||
+		{ tail -20 "$FIX/build.log"; exit 1; }
+	echo "  KERNEL  $FIX/kernel/arch/arm64/boot/Image"
+	SRC=$T KOBJ=$FIX/kernel OUT=$FIX/kvm-selftests BIN=$FIX/kvm-bin \
+		SELFTESTS="pmu_host_guest_split vpmu_counter_access hypercalls get-reg-list" \
+		OURS=0 "$TOP/mk/kvm-tests.sh"
+}
+
+# The boots' initramfs: the base's (mk/initramfs.sh: perf, our programs,
+# a Linux guest) followed by an archive of the selftests above in
+# /fixes-bin (the kernel unpacks both).
+initramfs() {
+	stage=$FIX/initramfs
+	rm -rf "$stage" && mkdir -p "$stage/fixes-bin"
+	cp "$FIX"/kvm-bin/* "$stage/fixes-bin/"
+	(cd "$stage" && find . | sort | cpio --quiet -o -H newc) > "$FIX/bin.cpio"
+	cat "$BUILD/initramfs-vm.cpio" "$FIX/bin.cpio" > "$FIX/initramfs.cpio"
+	echo "  CPIO    $FIX/initramfs.cpio"
+}
+
+case "${1:-series}" in
+series) series ;;
+check) check ;;
+kernel) kernel ;;
+initramfs) initramfs ;;
+*) echo "usage: $0 series|check|kernel|initramfs" >&2; exit 2 ;;
+esac
