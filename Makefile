@@ -61,7 +61,7 @@ KMAKE = $(call KMAKE_IN,$(KOBJ))
 
 .PHONY: all deps prepare overlay config kernel kernel-debug kunit \
 	initramfs demo check bench patches patches-check checkpatch fixes \
-	fixes-check fixes-checkpatch clean distclean
+	fixes-check fixes-checkpatch fixes-without clean distclean
 
 all: kernel
 
@@ -158,6 +158,10 @@ fixes: $(TREE)/.stamp
 
 fixes-check: $(TREE)/.stamp
 	@mk/fixes.sh check
+
+# The stock+fixes boots without each fix in turn: what fails without it.
+fixes-without: deps kernel $(INITRAMFS)
+	@mk/fixes.sh without
 
 fixes-checkpatch: fixes
 	@cd $(BUILD)/fixes/series && fail=0; for p in *.patch; do \

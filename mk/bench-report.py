@@ -38,6 +38,31 @@ ROWS = [
     ("vpmu_el1_overhead", "vPMU: guest EL1 count beyond its EL1 loop"),
 ]
 
+# A row per stock bug (fixes/): its figure on stock, stock with the
+# series and ours.  vpmu_price_0 is derived (load_kernel()).
+BUG_ROWS = [
+    ("partition_hv", "nVHE world switch: instructions all - host-only - "
+     "guest-only, !exclude_hv events, per 1,000 guest entries (patch 2)"),
+    ("guest_missed_nohv", "guest-only misses, of 2,000,000 more guest "
+     "instructions (protected: patches 4 and 5)"),
+    ("host_leaked_nohv", "host-only counts, of 2,000,000 more guest "
+     "instructions (protected: patches 4 and 5)"),
+    ("vpmu_rewrite_missed", "vPMU: guest EL0 instructions a counter misses "
+     "after the guest writes it (VHE: patch 3)"),
+    ("vpmu_rewrite_overflow", "vPMU: the overflow the guest wrote the "
+     "counter to reach, seen (1) or lost (0)"),
+    ("group_unthrottles", "a group of 7 throttled at period 1,000 over "
+     "40 ms: times it was restarted (patch 7)"),
+    ("group_samples", "the same: samples taken"),
+    ("vpmu_price_0", "a trapped-vPMU VM's exit+entry beyond a VM without "
+     "a PMU, host instructions (patch 9)"),
+]
+
+FIXES_NOTE = ("*stock+fixes*: the same base tree with the series of "
+              "`fixes/` (`make fixes`), the stock bugs we found as "
+              "upstream-style patches on the stock code, and nothing else "
+              "of ours.  Its exactness rows must equal ours.\n")
+
 # One perf-register BATCH call's whole host work (tests/kvm/pmu_bench.c):
 # BENCH batch_<row> per call, batch_worst_done the entries it carried out.
 # Ours only: stock has no service, and pmu_bench prints no such line.
@@ -154,6 +179,29 @@ def plain_table(stock, ours, rows, head="figure"):
     print()
 
 
+def load_kernel(path):
+    """load(), with the derived figures BUG_ROWS shows."""
+    vals = load(path)
+    price_0 = price(vals.get("vpmu_exitentry_0", "n/a"),
+                    vals.get("exitentry_0", "n/a"))
+    if price_0 != "n/a":
+        vals["vpmu_price_0"] = price_0.lstrip("+")
+    return vals
+
+
+def fixes_table(stock, fixes, ours, rows):
+    """The KVM switch rows on stock, stock with the series of fixes/ (the
+    stock bugs' upstream-style fixes, mk/fixes.sh) and ours."""
+    print("| figure | stock | stock+fixes | ours | stock+fixes - stock "
+          "| ours - stock+fixes |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for key, label in rows:
+        s, f, o = (k.get(key, "n/a") for k in (stock, fixes, ours))
+        print("| %s | %s | %s | %s | %s | %s |" % (
+            label, s, f, o, price(f, s), price(o, f)))
+    print()
+
+
 def batch_table(stock, ours):
     """One BATCH call, and what each entry of the worst adds."""
     print("| BATCH call | stock | ours | entries carried out |")
@@ -192,23 +240,27 @@ def price(a, b):
         return "n/a"
 
 
-def direct_table(stock, ours):
+def direct_table(stock, fixes, ours):
     print("| figure | stock: no PMU | stock: trapped vPMU | no PMU | "
           "trapped vPMU | direct PMU | stock: trapped - no PMU | "
+          "stock+fixes: trapped - no PMU | "
           "trapped - no PMU | direct - no PMU | direct - trapped |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-          "| ---: |")
+          "| ---: | ---: |")
     for key, dkey, label in DIRECT_ROWS:
         for k in (0, 1):
             snone = stock.get(key % k, "n/a")
             strapped = stock.get("vpmu_" + dkey % k, "n/a")
+            fnone = fixes.get(key % k, "n/a")
+            ftrapped = fixes.get("vpmu_" + dkey % k, "n/a")
             none = ours.get(key % k, "n/a")
             trapped = ours.get("vpmu_" + dkey % k, "n/a")
             direct = ours.get("direct_" + dkey % k, "n/a")
-            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                label % (k, "" if k == 1 else "s"), snone, strapped, none,
-                trapped, direct, price(strapped, snone), price(trapped, none),
-                price(direct, none), price(direct, trapped)))
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |"
+                  % (label % (k, "" if k == 1 else "s"), snone, strapped,
+                     none, trapped, direct, price(strapped, snone),
+                     price(ftrapped, fnone), price(trapped, none),
+                     price(direct, none), price(direct, trapped)))
     print()
 
 
@@ -282,11 +334,15 @@ def main():
     print(HOT_INTRO)
     print(VPMU_INTRO)
     for mode, title in MODES:
-        stock = load("%s/stock-%s.txt" % (out, mode))
-        ours = load("%s/ours-%s.txt" % (out, mode))
+        stock = load_kernel("%s/stock-%s.txt" % (out, mode))
+        ours = load_kernel("%s/ours-%s.txt" % (out, mode))
+        fixes = load_kernel("%s/fixes-%s.txt" % (out, mode))
         print("## %s\n" % title)
+        print("### Stock bugs\n")
+        print(FIXES_NOTE)
+        fixes_table(stock, fixes, ours, BUG_ROWS)
         print("### KVM switch\n")
-        plain_table(stock, ours, ROWS)
+        fixes_table(stock, fixes, ours, ROWS)
         print("### Perf-register BATCH: host work of one call\n")
         print(BATCH_NOTE)
         batch_table(stock, ours)
@@ -298,7 +354,7 @@ def main():
               "instructions of the VM without a PMU.  Stock 7.3 gives the "
               "vGIC the PMU's overflow level at every entry and exit; ours "
               "only when it changes (glue 0022).\n")
-        direct_table(stock, ours)
+        direct_table(stock, fixes, ours)
         print("### perf's hot paths, instructions per operation (one CPU)\n")
         spread_table(stock, ours, HOT_ROWS)
         print("Throttling, counted:\n")

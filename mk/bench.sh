@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make bench: the stock kernel and ours, same base tree and config, both
-# booted under the same QEMU in VHE, nVHE and protected modes, running
-# the same static test programs; figures are PMU counts (QEMU -icount,
-# deterministic), not time.  Writes BENCHMARKS.md.
+# make bench: the stock kernel, stock with the stock fixes (fixes/) and
+# ours, same base tree and config, all booted under the same QEMU in VHE,
+# nVHE and protected modes, running the same static test programs;
+# figures are PMU counts (QEMU -icount, deterministic), not time.  Writes
+# BENCHMARKS.md.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
@@ -37,6 +38,12 @@ echo "  BUILD   stock kernel"
 $KMAKE CC="ccache ${CROSS_COMPILE}gcc" -j"$(nproc)" Image >"$OUT/stock-build.log" 2>&1 ||
 	{ tail -20 "$OUT/stock-build.log"; exit 1; }
 
+# Stock with the stock fixes of fixes/<BASE>/ (mk/fixes.sh): the KVM
+# switch rows only, for what each stock bug costs and what its fix buys.
+echo "  BUILD   stock+fixes kernel"
+"$TOP/mk/fixes.sh" kernel >"$OUT/fixes-build.log" 2>&1 ||
+	{ tail -20 "$OUT/fixes-build.log"; exit 1; }
+
 # Each host kernel boots each mode on one CPU, where QEMU's counts hold
 # no other vCPU's work (with two, the exactness rows read thousands where
 # the truth is 0), for the KVM switch figures (bench), a Linux guest's
@@ -64,16 +71,22 @@ boot_bench() {	# kernel mode jobs txt [cpus]
 bench_kernel() {	# kernel
 	img=$BUILD/kernel/arch/arm64/boot/Image
 	[ $1 = stock ] && img=$STOCK/kernel/arch/arm64/boot/Image
+	[ $1 = fixes ] && img=$BUILD/fixes/kernel/arch/arm64/boot/Image
 	for mode in $MODES; do
 		: > "$OUT/$1-$mode.txt"
-		boot_bench $1 $mode-up bench,vm_bench,hotpath $mode
+		if [ $1 = fixes ]; then
+			boot_bench $1 $mode-up bench $mode
+		else
+			boot_bench $1 $mode-up bench,vm_bench,hotpath $mode
+		fi
 	done
+	[ $1 = fixes ] && return
 	boot_bench $1 a57-up hotpath vhe
 	boot_bench $1 vhe hotpath vhe 2
 	boot_bench $1 vhe hotpath vhe 4
 }
 rm -f "$OUT/failed"
-bench_kernel stock & stock_pid=$!
+{ bench_kernel stock; bench_kernel fixes; } & stock_pid=$!
 bench_kernel ours
 wait $stock_pid
 

@@ -3,7 +3,8 @@
 #
 # The stock bugs we found, as an upstream-style series on the pristine
 # base tree: no overlay, no glue.  The patches are fixes/<BASE>/*.patch
-# (git format-patch form, one fix each, the reproducer first) and the
+# (git format-patch form, one fix each, and the selftest that shows the
+# KVM ones) and the
 # cover letter's subject and text fixes/<BASE>/cover-letter.
 #
 #   mk/fixes.sh series   git am them on a git tree of the base
@@ -14,6 +15,8 @@
 #   mk/fixes.sh kernel   the stock+fixes kernel (the project's config) and
 #                        the selftests its boots run, from the series' tree
 #   mk/fixes.sh initramfs  the boots' initramfs, those selftests added
+#   mk/fixes.sh without  the stock+fixes leg of make check without each fix
+#                        in turn: the checks that fail without it
 #
 # The tree and its builds sit at the same paths under build/<BASE>/fixes/
 # as ours under build/<BASE>/ (src/, kernel/), so that ccache shares every
@@ -57,9 +60,37 @@ base_version() {
 		paste -sd. -
 }
 
+# The series on the base tree.  FIXES_DROP="N ...": leave those patches
+# out, to show what each one fixes (the checks that fail without it).
+# The tree is left as it is when it already holds these patches (a reset
+# would give every file they touch a new time, and kbuild would rebuild
+# whatever includes them).
 series() {
+	want=$(cat "$PATCHES"/*.patch | sha256sum | cut -c1-16)-${FIXES_DROP:-all}
+	if [ "$(cat "$FIX/applied" 2>/dev/null)" = "$want" ] &&
+	   [ "$($GIT rev-parse --abbrev-ref HEAD 2>/dev/null)" = fixes ] &&
+	   [ -z "$($GIT status --porcelain 2>/dev/null)" ]; then
+		write_series
+		return
+	fi
+	rm -f "$FIX/applied"
 	base_tree
-	$GIT am -q --committer-date-is-author-date "$PATCHES"/*.patch
+	for p in "$PATCHES"/*.patch; do
+		n=$(basename "$p" | sed 's/^0*\([0-9]*\)-.*/\1/')
+		case " ${FIXES_DROP:-} " in *" $n "*) continue ;; esac
+		# Without a patch it builds on, a later one does not apply:
+		# it is left out too, and said so.
+		if ! $GIT am -q --committer-date-is-author-date "$p" 2>/dev/null; then
+			[ -n "${FIXES_DROP:-}" ] || { $GIT am --show-current-patch=diff | head -5; exit 1; }
+			$GIT am --abort
+			echo "  (left out $(basename "$p"): it needs a patch left out)" >&2
+		fi
+	done
+	echo "$want" > "$FIX/applied"
+	write_series
+}
+
+write_series() {
 	rm -rf "$FIX/series"
 	$GIT format-patch -q --cover-letter --zero-commit --no-signature \
 		-o "$FIX/series" base..fixes
@@ -136,10 +167,26 @@ initramfs() {
 	echo "  CPIO    $FIX/initramfs.cpio"
 }
 
+# What each fix mends: the leg of make check (tests/check.sh fixes) run
+# on the series less that one patch, for every patch but the selftest;
+# each run's failed checks are printed.  The full series is built again
+# at the end.
+without() {
+	for p in "$PATCHES"/*.patch; do
+		n=$(basename "$p" | sed 's/^0*\([0-9]*\)-.*/\1/')
+		grep -q '^Subject: .*selftests:' "$p" && continue
+		echo "== without $(basename "$p" .patch)"
+		FIXES_DROP=$n "$TOP/tests/check.sh" fixes | grep -E 'FAIL|passed' |
+			grep -v -E 'FAIL not ok [0-9]+ [a-z-]+/stock_fixes$'
+	done
+	kernel >/dev/null && initramfs >/dev/null
+}
+
 case "${1:-series}" in
 series) series ;;
 check) check ;;
 kernel) kernel ;;
 initramfs) initramfs ;;
-*) echo "usage: $0 series|check|kernel|initramfs" >&2; exit 2 ;;
+without) without ;;
+*) echo "usage: $0 series|check|kernel|initramfs|without" >&2; exit 2 ;;
 esac

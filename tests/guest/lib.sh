@@ -66,7 +66,9 @@ vm_run() {	# log jobs [kernel args...]
 # mark the tick looks for, and the group is never restarted (no
 # unthrottle, samples from the first tick only; stock 7.3 does this,
 # fixes/7.3's perf patch mends it).  40 ms of spin(): ten ticks.
-throttled_group_restarts() {
+# throttled_group_record sets thr, unthr and nsamples (make bench shows
+# them); throttled_group_restarts checks them.
+throttled_group_record() {
 	g7="{cycles:u,cycles:u,cycles:u,cycles:u,cycles:u,cycles:u,cycles:u}"
 	perf record -q -e "$g7" -c 1000 -o /tmp/thr.data -- /bin/loop 20000000 0 \
 		>/dev/null 2>&1
@@ -74,6 +76,10 @@ throttled_group_restarts() {
 	thr=$(grep -c 'PERF_RECORD_THROTTLE' /tmp/thr.dump)
 	unthr=$(grep -c 'PERF_RECORD_UNTHROTTLE' /tmp/thr.dump)
 	nsamples=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/thr.dump)
+}
+
+throttled_group_restarts() {
+	throttled_group_record
 	[ "$thr" -ge 2 ] && [ "$unthr" -ge 1 ]
 	result throttled_group_restarts $? "$thr throttles, $unthr unthrottles, $nsamples samples"
 }
