@@ -42,15 +42,15 @@ ROWS = [
 # series and ours.  vpmu_price_0 is derived (load_kernel()).
 BUG_ROWS = [
     ("partition_hv", "nVHE world switch: instructions all - host-only - "
-     "guest-only, !exclude_hv events, per 1,000 guest entries (patch 2)"),
+     "guest-only, !exclude_hv events, per 1,000 guest entries (7.3 patch 2)"),
     ("guest_missed_nohv", "guest-only misses, of 2,000,000 more guest "
-     "instructions (protected: patches 4 and 5)"),
+     "instructions (protected: patches 1 and 4)"),
     ("host_leaked_nohv", "host-only counts, of 2,000,000 more guest "
-     "instructions (protected: patches 4 and 5)"),
+     "instructions (protected: patches 1 and 4)"),
     ("vpmu_rewrite_missed", "vPMU: guest EL0 instructions a counter misses "
      "after the guest writes it (VHE: patch 3)"),
     ("vpmu_rewrite_overflow", "vPMU: the overflow the guest wrote the "
-     "counter to reach, seen (1) or lost (0)"),
+     "counter to reach, seen (1) or lost (0) (protected: patch 5)"),
     ("group_unthrottles", "a group of 7 throttled at period 1,000 over "
      "40 ms: times it was restarted (patch 7)"),
     ("group_samples", "the same: samples taken"),
@@ -281,7 +281,8 @@ def main():
     out, base, qemu = sys.argv[1:4]
     series = ".".join(base.split(".")[:2])
     print("# Benchmarks: stock %s PMUv3 + KVM vs pmuv3-kvm\n" % series)
-    print("Measured by `make bench` (`mk/bench.sh`): both kernels built from "
+    print("Measured by `make bench` (`mk/bench.sh`): the kernels (stock, "
+          "stock with the series of `fixes/`, ours) built from "
           "Linux %s (Debian `linux-source-%s`) with the same config "
           "(allnoconfig + `arch/arm64/configs/pmuv3_kvm.config`), booted "
           "side by side (one QEMU each, every figure an instruction count) under %s as `-M virt,virtualization=on,"
@@ -348,7 +349,7 @@ def main():
         batch_table(stock, ours)
         print("### The direct PMU: its price per exit+entry\n")
         print("The same guest loop in a VM without a PMU, in one whose "
-              "vCPU has the trapped vPMU (on both kernels), and in one with "
+              "vCPU has the trapped vPMU (on every kernel), and in one with "
               "the direct PMU (ours only, the default share, 3 of 6 "
               "counters); the goal is the direct VM within +100 "
               "instructions of the VM without a PMU.  Stock 7.3 gives the "

@@ -65,9 +65,9 @@ boot_bench() {	# kernel mode jobs txt [cpus]
 		"$2" "$3" "$log" || echo "$1 $2 $3${5:+ (-smp $5)}: see $log" >> "$OUT/failed"
 	grep '^BENCH ' "$log" | cut -d' ' -f2- >> "$OUT/$1-$4.txt" || true
 }
-# The two kernels' boots run side by side, each kernel's in turn: under
-# -icount each QEMU is one host thread counting instructions, not time,
-# so the figures are those of boots one after another.
+# Stock's boots, then stock+fixes', run beside ours, each kernel's in
+# turn: under -icount each QEMU is one host thread counting instructions,
+# not time, so the figures are those of boots one after another.
 bench_kernel() {	# kernel
 	img=$BUILD/kernel/arch/arm64/boot/Image
 	[ $1 = stock ] && img=$STOCK/kernel/arch/arm64/boot/Image

@@ -31,7 +31,9 @@ T=$FIX/src
 PATCHES=$TOP/fixes/$BASE
 export CCACHE_BASEDIR="$FIX"
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
-GIT="git -C $T -c user.name=pmuv3-kvm -c user.email=pmuv3-kvm@localhost"
+# The tree's own repository only, never one it sits in (build/ is in
+# ours).
+GIT="git --git-dir=$T/.git --work-tree=$T -c user.name=pmuv3-kvm -c user.email=pmuv3-kvm@localhost"
 
 kmake() {	# out arch cross target...
 	out=$1 arch=$2 cross=$3; shift 3
@@ -42,15 +44,17 @@ kmake() {	# out arch cross target...
 # A git tree of the pristine base, its one commit tagged "base"; made
 # once, then reset to it for every series.
 base_tree() {
-	if ! $GIT rev-parse -q --verify base >/dev/null 2>&1; then
+	if [ ! -d "$T/.git" ] ||
+	   ! $GIT rev-parse -q --verify base >/dev/null 2>&1; then
 		rm -rf "$T" && mkdir -p "$T"
 		rsync -a --exclude=/.stamp "$BUILD/base/" "$T/"
 		# Debian's tree ignores its own top level (/*): add by force.
-		$GIT init -q
+		git init -q "$T"
 		$GIT add -f -A .
 		$GIT commit -q -m "Linux $(base_version) (Debian linux-source)"
 		$GIT tag base
 	fi
+	$GIT am --abort >/dev/null 2>&1 || true
 	$GIT checkout -q -f -B fixes base
 	$GIT clean -q -f -d -x
 }
@@ -78,12 +82,15 @@ series() {
 	for p in "$PATCHES"/*.patch; do
 		n=$(basename "$p" | sed 's/^0*\([0-9]*\)-.*/\1/')
 		case " ${FIXES_DROP:-} " in *" $n "*) continue ;; esac
-		# Without a patch it builds on, a later one does not apply:
-		# it is left out too, and said so.
-		if ! $GIT am -q --committer-date-is-author-date "$p" 2>/dev/null; then
-			[ -n "${FIXES_DROP:-}" ] || { $GIT am --show-current-patch=diff | head -5; exit 1; }
+		# Without a patch it builds on, a later one may not apply:
+		# with FIXES_DROP it is left out too, and said so.
+		if ! $GIT am -q --committer-date-is-author-date "$p"; then
 			$GIT am --abort
-			echo "  (left out $(basename "$p"): it needs a patch left out)" >&2
+			if [ -z "${FIXES_DROP:-}" ]; then
+				echo "fixes: $(basename "$p") does not apply" >&2
+				exit 1
+			fi
+			echo "  (left out $(basename "$p"): it does not apply without patch ${FIXES_DROP})" >&2
 		fi
 	done
 	echo "$want" > "$FIX/applied"
@@ -91,6 +98,10 @@ series() {
 }
 
 write_series() {
+	if grep -n '@[A-Z][A-Z_0-9]*@' "$PATCHES"/*.patch "$PATCHES/cover-letter"; then
+		echo "fixes: a figure is still to be filled in (above)" >&2
+		exit 1
+	fi
 	rm -rf "$FIX/series"
 	$GIT format-patch -q --cover-letter --zero-commit --no-signature \
 		-o "$FIX/series" base..fixes
@@ -109,11 +120,13 @@ d}" "$cover"
 # driver (mk/configs/arm-pmuv3.config, as mk/build-configs.sh builds it).
 configure() {
 	mkdir -p "$FIX/kernel" "$FIX/arm32"
-	[ -f "$FIX/kernel/.config" ] ||
-		KCONFIG_ALLCONFIG="$TOP/arch/arm64/configs/pmuv3_kvm.config" \
+	frag=$TOP/arch/arm64/configs/pmuv3_kvm.config
+	[ -f "$FIX/kernel/.config" ] && [ ! "$frag" -nt "$FIX/kernel/.config" ] ||
+		KCONFIG_ALLCONFIG="$frag" \
 			kmake "$FIX/kernel" arm64 "$CROSS_COMPILE" allnoconfig >/dev/null
-	[ -f "$FIX/arm32/.config" ] ||
-		KCONFIG_ALLCONFIG="$TOP/mk/configs/arm-pmuv3.config" \
+	frag=$TOP/mk/configs/arm-pmuv3.config
+	[ -f "$FIX/arm32/.config" ] && [ ! "$frag" -nt "$FIX/arm32/.config" ] ||
+		KCONFIG_ALLCONFIG="$frag" \
 			kmake "$FIX/arm32" arm arm-linux-gnueabihf- allnoconfig >/dev/null
 }
 
@@ -150,9 +163,13 @@ kernel() {
 	kmake "$FIX/kernel" arm64 "$CROSS_COMPILE" Image >"$FIX/build.log" 2>&1 ||
 		{ tail -20 "$FIX/build.log"; exit 1; }
 	echo "  KERNEL  $FIX/kernel/arch/arm64/boot/Image"
-	SRC=$T KOBJ=$FIX/kernel OUT=$FIX/kvm-selftests BIN=$FIX/kvm-bin \
-		SELFTESTS="pmu_host_guest_split vpmu_counter_access hypercalls get-reg-list" \
-		OURS=0 "$TOP/mk/kvm-tests.sh"
+	# The vGIC's own on 7.x, whose series changes how the PMU's line
+	# reaches it.
+	tests="pmu_host_guest_split vpmu_counter_access hypercalls get-reg-list"
+	case $BASE in 6.*) ;; *) tests="$tests vgic_irq vgic_init" ;; esac
+	rm -rf "$FIX/kvm-bin"
+	"$TOP/mk/kvm-tests.sh" "$T" "$FIX/kernel" "$FIX/kvm-selftests" \
+		"$FIX/kvm-bin" "$tests"
 }
 
 # The boots' initramfs: the base's (mk/initramfs.sh: perf, our programs,
@@ -176,7 +193,8 @@ without() {
 		n=$(basename "$p" | sed 's/^0*\([0-9]*\)-.*/\1/')
 		grep -q '^Subject: .*selftests:' "$p" && continue
 		echo "== without $(basename "$p" .patch)"
-		FIXES_DROP=$n "$TOP/tests/check.sh" fixes | grep -E 'FAIL|passed' |
+		FIXES_DROP=$n "$TOP/tests/check.sh" fixes |
+			grep -E '^(boot |fixes |  FAIL |[0-9]+ passed)' |
 			grep -v -E 'FAIL not ok [0-9]+ [a-z-]+/stock_fixes$'
 	done
 	kernel >/dev/null && initramfs >/dev/null

@@ -12,15 +12,16 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
 BUILD=${BUILD:-$TOP/build/$BASE}
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
-# SRC, KOBJ, OUT, BIN, SELFTESTS and OURS=0 (none of tests/kvm/) build
-# another tree's (mk/fixes.sh).
-SRC=${SRC:-$BUILD/src}
-KOBJ=${KOBJ:-$BUILD/kernel}
+# With arguments, another tree's selftests and none of tests/kvm/
+# (mk/fixes.sh): mk/kvm-tests.sh SRC KOBJ OUT BIN "SELFTESTS".
+SRC=${1:-$BUILD/src}
+KOBJ=${2:-$BUILD/kernel}
 HDR=$KOBJ/kvm-hdr
-OUT=${OUT:-$BUILD/kvm-selftests}
-BIN=${BIN:-$BUILD/kvm-bin}
+OUT=${3:-$BUILD/kvm-selftests}
+BIN=${4:-$BUILD/kvm-bin}
 KST=$SRC/tools/testing/selftests/kvm
-if [ -z "${SELFTESTS:-}" ]; then
+SELFTESTS=${5:-}
+if [ -z "$SELFTESTS" ]; then
 	SELFTESTS="vpmu_counter_access hypercalls smccc_filter get-reg-list"
 	# The vGIC's, for glue 0022 to 0024 (7.3 only: 6.12's vGIC is stock).
 	case $BASE in 6.*) ;; *) SELFTESTS="$SELFTESTS vgic_irq vgic_init" ;; esac
@@ -34,7 +35,7 @@ make -s -C "$SRC" O="$KOBJ" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" \
 # The selftests library warns about the uapi headers' __BITS_PER_LONG;
 # keep its output in a log unless it fails.
 mkdir -p "$BUILD/logs"
-log=$BUILD/logs/$(basename "$OUT").log
+log=$BUILD/logs/$(echo "${OUT#$BUILD/}" | tr / -).log
 make -s -C "$KST" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" OUTPUT="$OUT" \
 	KHDR_INCLUDES="-I$HDR/include" EXTRA_CFLAGS=-static LDFLAGS=-static \
 	$(for t in $SELFTESTS; do
@@ -45,7 +46,7 @@ mkdir -p "$BIN"
 for t in $SELFTESTS; do
 	if [ -e "$KST/$t.c" ]; then cp "$OUT/$t" "$BIN/"; else cp "$OUT/$A/$t" "$BIN/"; fi
 done
-[ "${OURS:-1}" = 0 ] && exit 0
+[ $# -gt 0 ] && exit 0
 # The flags the selftests build uses for its own programs.
 CFLAGS="-D_GNU_SOURCE -Wall -Werror=implicit-function-declaration -Wstrict-prototypes -O2 -std=gnu99 -DCONFIG_64BIT
 	-fno-builtin-memcmp -fno-builtin-memcpy -fno-builtin-memset

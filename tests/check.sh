@@ -270,7 +270,7 @@ all) run_docs; run_scan; run_base_guard; run_configs; run_kunit; run_boot
 	run_fixes
 	[ "$BASE" = 6.12 ] || run_backport ;;
 backport) run_backport ;;
-fixes) run_fixes ;;
+fixes) FIXES_MODES=${*:-$FIXES_MODES}; run_fixes ;;
 docs) run_docs; run_scan; run_base_guard ;;
 configs) run_configs ;;
 kunit) run_kunit ;;

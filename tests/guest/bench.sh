@@ -27,5 +27,9 @@ echo "BENCH vpmu_rewrite_overflow ${ovs:-n/a}"
 # A group of seven throttled at a period of 1,000 (tests/guest/lib.sh):
 # how often the core restarted it, and the samples it took.
 throttled_group_record
-echo "BENCH group_unthrottles $unthr"
-echo "BENCH group_samples $nsamples"
+if [ "$nsamples" -gt 0 ]; then
+	echo "BENCH group_unthrottles $unthr"
+	echo "BENCH group_samples $nsamples"
+else
+	echo "BENCH group_unthrottles n/a"	# perf record took no sample
+fi

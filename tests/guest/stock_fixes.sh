@@ -9,7 +9,18 @@
 # program vpmu_self_count, perf's own {G,H,GH} split of a KVM guest, and
 # a Linux guest's perf stat with the host's split of it (the guest's
 # kernel is ours, at EL1).  Sourced by /init.
-plan 10
+
+# The base's selftests in /fixes-bin (mk/fixes.sh): vgic_init fails in
+# protected mode on stock 7.3 as with the series ("dist address beyond
+# IPA limit", pKVM's IPA size), and runs in the other modes.
+base_tests=""
+for t in /fixes-bin/*; do
+	case "${t##*/}/$mode" in
+	pmu_host_guest_split/*|vgic_init/protected*) ;;
+	*) base_tests="$base_tests $t" ;;
+	esac
+done
+plan $((7 + $(echo $base_tests | wc -w)))
 
 if [ ! -e /dev/kvm ] || [ ! -d /fixes-bin ]; then
 	result stock_fixes_present 1 "/dev/kvm or /fixes-bin missing"
@@ -17,8 +28,8 @@ if [ ! -e /dev/kvm ] || [ ! -d /fixes-bin ]; then
 fi
 
 run_ksft /fixes-bin/pmu_host_guest_split
-for t in vpmu_counter_access hypercalls get-reg-list; do
-	run_selftest "/fixes-bin/$t"
+for t in $base_tests; do
+	run_selftest "$t"
 done
 throttled_group_restarts
 run_program vpmu_self_count /bin/vpmu_self_count
