@@ -546,10 +546,15 @@ notes say where a figure is not understood yet.
   host's 70 vPMU registers across pKVM's state sync at every trap exit:
   with one memcpy each way since this run, through the per-register
   accessors before, when the whole exit+entry cost about 1,970 more
-  than stock (14,470): the copy's cost fell by about 1,400.  The EL2
-  480 is not broken down yet: with glue 0013's HPMN (stock leaves 0),
-  the measuring counter may count parts of the switch that stock's
-  hides, so part of it may be no cost at all.
+  than stock (14,470): the copy's cost fell by about 1,400.  Broken
+  down with the stock fixes (protected-up `bench` boots, 7.3, of stock
+  with parts of `fixes/7.3`, `FIXES_DROP`): stock 11,751 EL2
+  instructions an exit+entry; with patch 4 alone (HPMN = N) 12,223,
+  as the guest's MDCR_EL2 (HPMN = 0, HPME clear) had disabled the
+  measuring counter for 472 of stock's own; with patches 1 to 4 12,265;
+  with patch 5 too, which leaves the 70 vPMU registers out of pKVM's
+  copy both ways, 10,595.  Ours keeps them on the host side (glue 0014)
+  because a direct vCPU's are EL2's to sync, and so pays the copy.
 - **perf's hot paths.**  Most rows are within their spread of stock.
   Ours is lower for group reads (4% for 4 events, 6% for 7) and for
   resetting or disabling a group of 7; higher by about 2% for a context
