@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # A private apt setup for Debian suites this machine's sources do not
-# list (trixie, trixie-backports, bookworm-backports), on the Debian
-# mirror the machine's apt is configured with.  The system's sources,
+# list (trixie, trixie-backports, bookworm-backports and the latter's
+# sources, for mk/qemu.sh), on the Debian mirror the machine's apt is
+# configured with.  The system's sources,
 # lists and cache are left alone: everything lives in build/dl/apt.
 #   mk/apt-suites.sh mirror          print the mirror's URI
 #   mk/apt-suites.sh lists           write the sources list, update lists
@@ -48,14 +49,24 @@ mirror)
 	[ -n "$m" ] || { echo "apt-suites: no Debian 12 mirror in /etc/apt" >&2; exit 1; }
 	echo "$m" ;;
 lists)
-	# Fresh lists at most once a day.
+	# Fresh lists at most once a day, or when the sources changed.
 	stamp=$DIR/lists/.updated
-	[ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ] && exit 0
 	m=$("$0" mirror)
 	mkdir -p "$DIR/lists/partial" "$DIR/cache/archives/partial"
-	for s in $SUITES; do
-		echo "deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m $s main"
-	done > "$DIR/sources.list"
+	key=signed-by=/usr/share/keyrings/debian-archive-keyring.gpg
+	{
+		for s in $SUITES; do
+			echo "deb [arch=amd64,arm64 $key] $m $s main"
+		done
+		# QEMU's source (mk/qemu.sh).
+		echo "deb-src [$key] $m bookworm-backports main"
+	} > "$DIR/sources.list.new"
+	if cmp -s "$DIR/sources.list.new" "$DIR/sources.list" &&
+	   [ -n "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		rm "$DIR/sources.list.new"
+		exit 0
+	fi
+	mv "$DIR/sources.list.new" "$DIR/sources.list"
 	apt-get $(opts) -q update >"$DIR/update.log" 2>&1 ||
 		{ tail -5 "$DIR/update.log" >&2; exit 1; }
 	touch "$stamp" ;;

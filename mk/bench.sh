@@ -10,8 +10,8 @@ set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
 BUILD=${BUILD:-$TOP/build/$BASE}
-# QEMU 10, as mk/deps.sh unpacked it, before the system's.
-PATH=$TOP/build/dl/bin:$PATH
+# QEMU 10.0.2 with qemu/patches/ (mk/qemu.sh), then Debian's, before the system's.
+PATH=$TOP/build/qemu/bin:$TOP/build/dl/bin:$PATH
 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-}
 STOCK=$BUILD/stock
 OUT=$BUILD/bench

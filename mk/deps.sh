@@ -13,7 +13,9 @@
 # below and unpacked with dpkg -x, never installed:
 #   linux-source-7.3   the default base tree (trixie-backports)
 #   qemu-system-arm    QEMU 10.0 built for Debian 12 (bookworm-backports),
-#                      run from build/dl/qemu
+#                      run from build/dl/qemu for one boot per host mode;
+#                      the others run the same version built from source
+#                      with our patches (mk/qemu.sh, last below)
 # Debian's arm64 perf for the guests comes from mk/initramfs.sh, which
 # uses the same private sources (mk/apt-suites.sh).
 set -e
@@ -24,7 +26,9 @@ DL=${DL:-$TOP/build/dl}
 PKGS="linux-source-6.12 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
       qemu-system-arm ccache mmdebstrap make gcc flex bison bc libssl-dev
       libelf-dev xz-utils cpio kmod rsync patch python3 python3-docutils git
-      perl gcc-arm-linux-gnueabihf qemu-efi-aarch64"
+      perl gcc-arm-linux-gnueabihf qemu-efi-aarch64
+      ninja-build python3-venv libglib2.0-dev libpixman-1-dev libfdt-dev
+      zlib1g-dev pkg-config bzip2"
 
 # name version sha256 of the .deb, for each pinned download.
 PINS="
@@ -105,3 +109,7 @@ QEMU_MODULE_DIR="$moddir" \\
 	exec "$DL/qemu/usr/bin/qemu-system-aarch64" -L "$DL/qemu/usr/share/qemu" "\$@"
 WRAP
 chmod +x "$DL/bin/qemu-system-aarch64"
+
+# The QEMU the boots run: the same 10.0.2 built from Debian's source with
+# qemu/patches/ (mk/qemu.sh; its firmware is the one unpacked above).
+"$TOP/mk/qemu.sh" build

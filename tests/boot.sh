@@ -17,8 +17,17 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
 BUILD=${BUILD:-$TOP/build/$BASE}
-# QEMU 10, as mk/deps.sh unpacked it, before the system's.
-PATH=$TOP/build/dl/bin:$PATH
+# QEMU=ours (the default): QEMU 10.0.2 with the patches of qemu/patches/
+# (mk/qemu.sh); QEMU=debian: Debian's build of it, as mk/deps.sh unpacked
+# it.  Both before the system's QEMU 7.2.
+QEMU=${QEMU:-ours}
+case "$QEMU" in
+ours)	PATH=$TOP/build/qemu/bin:$TOP/build/dl/bin:$PATH
+	[ -x "$TOP/build/qemu/bin/qemu-system-aarch64" ] ||
+		{ echo "boot.sh: no build/qemu/bin/qemu-system-aarch64 (make deps)" >&2; exit 2; } ;;
+debian)	PATH=$TOP/build/dl/bin:$PATH ;;
+*)	echo "boot.sh: QEMU=$QEMU: ours or debian" >&2; exit 2 ;;
+esac
 MODE=$1
 JOB=$2
 LOG=${3:-$BUILD/logs/$MODE-$JOB.log}

@@ -80,8 +80,8 @@ run_ours vpmu_hostile
 # protected mode: pKVM gives protected VMs no PMU).
 [ $direct = 1 ] && run_ours pmu_direct
 # The profile a PMU that enforces HPMN gets (kvm.pmu_direct_guard=off),
-# in the one-CPU boots: the checks that hold under QEMU, which does not
-# enforce it (pmu_direct.c says which).
+# in the one-CPU boots, which run on our QEMU (it enforces HPMN): the
+# whole set of checks.
 case "$mode" in
 *-up) [ $direct = 1 ] && run_guard_off pmu_direct_unguarded /bin/pmu_direct unguarded ;;
 esac

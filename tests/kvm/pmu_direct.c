@@ -62,14 +62,10 @@
  *    out: from the next entry on the guest sees it raised again, as on a
  *    trapped vCPU (KVM must not trust what it gave the vGIC before).
  *
- * "pmu_direct unguarded" runs the checks that hold on a PMU that does not
- * enforce HPMN at EL1 (QEMU 10) in the profile a PMU that does gets
- * (kvm.pmu_direct_guard=off, which the caller sets: the program checks
- * it): attr_errno, pmcr_n_is_share, self_count_*, pmu_access_no_exit,
- * split_exact, service_same_values, service_irq_line and
- * restored_irq_line.  Its split guest zeroes its counters by writing
- * them, not by PMCR_EL0.P, which QEMU applies to the host's counters
- * too.  The others need the HPMN rules QEMU lacks (README, Known limits).
+ * "pmu_direct unguarded" runs the same checks in the profile a PMU that
+ * enforces MDCR_EL2.HPMN at EL0 and EL1 gets (kvm.pmu_direct_guard=off,
+ * which the caller sets: the program checks it), on a PMU that does
+ * enforce it (the boots' QEMU, qemu/patches/).
  *
  * "pmu_direct migrate" (two CPUs or more) plans one check instead:
  *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
@@ -155,18 +151,10 @@ static const char *const checks[] = {
 	"service_irq_line", "restored_irq_line",
 };
 
-/* "pmu_direct unguarded": what holds without the HPMN rules at EL1. */
-static const char *const unguarded_checks[] = {
-	"attr_errno", "pmcr_n_is_share", "self_count_el0_exact", "self_count_el1",
-	"self_count_both", "self_count_cycles", "pmu_access_no_exit", "split_exact",
-	"service_same_values", "service_irq_line", "restored_irq_line",
-};
-
 /*
- * The run is "pmu_direct unguarded" (the guest's copy too: dvm_create()):
- * its guests touch nothing above their share and zero their counters by
- * writing them, since under QEMU PMCR_EL0.P and the enable bits at EL1
- * reach the host's counters in the unguarded profile.
+ * The run is "pmu_direct unguarded": kvm.pmu_direct_guard=off, the
+ * profile of a PMU that enforces HPMN at EL0 and EL1, where nothing of
+ * the guest's PMU traps but what pmu-direct.rst lists.
  */
 static bool unguarded;
 
@@ -240,21 +228,13 @@ static uint64_t undefs_of_xevcntr_read(uint64_t sel)
 }
 
 /*
- * Zero counters 0 to 2 and the cycle counter, stopped: by PMCR_EL0.P|C,
- * or in the unguarded run by writing them.
+ * Zero counters 0 to 2 and the cycle counter, stopped: by PMCR_EL0.P|C
+ * (P reaches only the guest's counters from EL1: the P field of PMCR_EL0).
  */
 static void zero_counters(void)
 {
-	if (unguarded) {
-		write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
-		write_sysreg(0, pmevcntr0_el0);
-		write_sysreg(0, pmevcntr1_el0);
-		write_sysreg(0, pmevcntr2_el0);
-		write_sysreg(0, pmccntr_el0);
-	} else {
-		write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
-			     pmcr_el0);
-	}
+	write_sysreg(ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C | ARMV8_PMU_PMCR_LC,
+		     pmcr_el0);
 }
 
 /* Counter 0 EL0, 1 EL1, 2 both, the cycle counter: reset and counting. */
@@ -313,8 +293,6 @@ static void guest_regs(uint64_t share)
 	uint64_t before;
 
 	rep.pmcr = read_sysreg(pmcr_el0);
-	if (unguarded)
-		GUEST_DONE();
 	if (share < 31) {
 		before = undefs;
 		(void)evcntr_read(share);
@@ -596,18 +574,6 @@ static uint64_t svc_mrs(int r)
 	}
 }
 
-/*
- * The PMCNTEN bits a guest clears to start clean: all, or in the
- * unguarded run only its own counters' (under QEMU its PMCNTENCLR_EL0
- * reaches the host's counters there: it does not trap).
- */
-static uint64_t guest_cnten_clear(void)
-{
-	uint64_t n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
-
-	return unguarded ? (BIT_ULL(n) - 1) | CYCLE_BIT : ~0UL;
-}
-
 /* The SET-register side of each (bits set; the CLR side is cleared first). */
 static void svc_msr(int r, uint64_t v)
 {
@@ -617,7 +583,7 @@ static void svc_msr(int r, uint64_t v)
 	case SVC_CCNTR:		write_sysreg(v, pmccntr_el0); break;
 	case SVC_CCFILTR:	write_sysreg(v, pmccfiltr_el0); break;
 	case SVC_CNTEN:
-		write_sysreg(guest_cnten_clear(), pmcntenclr_el0);
+		write_sysreg(~0UL, pmcntenclr_el0);
 		write_sysreg(v, pmcntenset_el0);
 		break;
 	case SVC_INTEN:		write_sysreg(~0UL, pmintenclr_el1); write_sysreg(v, pmintenset_el1); break;
@@ -730,7 +696,7 @@ static void guest_irq_line(void)
 	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
 	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
 	/* KVM resets these to an UNKNOWN pattern: only the cycle counter's bits. */
-	write_sysreg(guest_cnten_clear(), pmcntenclr_el0);
+	write_sysreg(~0UL, pmcntenclr_el0);
 	write_sysreg(~0UL, pmintenclr_el1);
 	write_sysreg(~0UL, pmovsclr_el0);
 	write_sysreg(CYCLE_BIT, pmintenset_el1);
@@ -866,7 +832,6 @@ static int dvm_create(struct dvm *d, void *guest_code, int direct, int nr)
 
 	d->vm = vm_create(1);
 	d->vcpu = add_vpmu_vcpu(d->vm, guest_code, &d->gic_fd);
-	sync_global_to_guest(d->vm, unguarded);
 	vm_install_sync_handler(d->vm, VECTOR_SYNC_CURRENT, ESR_ELx_EC_UNKNOWN,
 				undef_handler);
 	err = attr_set(d->vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, direct);
@@ -1073,8 +1038,6 @@ static void check_regs(unsigned int share)
 	check(n == share && user_n == share, "pmcr_n_is_share",
 	      "guest PMCR_EL0 %#lx: N = %u, KVM_GET_ONE_REG N = %u, share %u",
 	      (unsigned long)r.pmcr, n, user_n, share);
-	if (unguarded)
-		return;
 	check(undef_ok(&r), "undef_above_share",
 	      "UNDEFs: PMEVCNTR%u read %lu, PMEVTYPER%u write %lu, PMXEVCNTR at SEL %u %lu (want 1 each); PMXEVTYPER at SEL 31 %lu (want 0), PMCCFILTR then %#lx (want %#x)",
 	      share, r.undef[0], share, r.undef[1], share, r.undef[2],
@@ -1583,19 +1546,6 @@ static void require_guard_off(void)
 	TEST_ASSERT(!strcmp(buf, "off\n"), "kvm.pmu_direct_guard reads \"%s\", not off", buf);
 }
 
-/* The unguarded run's checks, on a host that offers the direct PMU. */
-static int run_unguarded(unsigned int share)
-{
-	check_attr_errno();
-	check_regs(share);
-	check_self_count();
-	check_no_exit();
-	check_split();
-	check_service();
-	check_irq_line();
-	return tally();
-}
-
 int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
@@ -1619,10 +1569,6 @@ int main(int argc, char **argv)
 	}
 
 	unguarded = argc > 1 && !strcmp(argv[1], "unguarded");
-	if (unguarded) {
-		names = unguarded_checks;
-		nr_names = ARRAY_SIZE(unguarded_checks);
-	}
 	plan(nr_names);
 	if (unguarded)
 		require_guard_off();
@@ -1636,8 +1582,6 @@ int main(int argc, char **argv)
 	printf("pmu_direct: host PMCR_EL0.N = %u, kvm.pmu_direct_host_counters = %d: share %u\n",
 	       host_n, host_counters, share);
 
-	if (unguarded)
-		return run_unguarded(share);
 	check_attr_errno();
 	check_regs(share);
 	check_self_count();
