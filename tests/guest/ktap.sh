@@ -97,12 +97,13 @@ run_program() {	# name command...
 # A KVM selftest of the base tree's: exit 0 passes; a KSFT skip (4)
 # tested nothing and fails like any other exit.  Its last lines are kept
 # as diagnostics.
-run_selftest() {	# program
-	t=${1##*/}
+run_selftest() {	# program [name]
+	t=${2:-${1##*/}}
+	out=/tmp/$(echo "$t" | tr '/=' '__').out
 	t0=$(ktap_now)
-	"$1" > "/tmp/$t.out" 2>&1
+	"$1" > "$out" 2>&1
 	rc=$?
-	tail -3 "/tmp/$t.out" | sed 's/^/    # /'
+	tail -3 "$out" | sed 's/^/    # /'
 	echo "    # $t: $(ktap_took "$t0")"
 	[ $rc = 0 ]; result "$t" $? "exit $rc"
 }

@@ -117,6 +117,20 @@ esac
 for t in $base_tests; do
 	run_selftest "/bin/$t"
 done
+# The same with the host-wide default kvm.pmu_direct=1: a VM that the
+# direct PMU cannot serve (vpmu_counter_access asks for shares the host
+# keeps, or no vGIC) falls back to the trapped PMU and passes as without
+# it.  In the two-CPU boots, which run the base tests.
+case "$mode" in
+*-up|*-debug|*-nmi) ;;
+*)	if [ $direct = 1 ]; then
+		echo 1 > /sys/module/kvm/parameters/pmu_direct
+		for t in $base_tests; do
+			run_selftest "/bin/$t" "$t/pmu_direct=1"
+		done
+		echo 0 > /sys/module/kvm/parameters/pmu_direct
+	fi ;;
+esac
 
 case "$mode" in *-debug|*-nmi) return 0 2>/dev/null || exit 0 ;; esac
 

@@ -222,6 +222,18 @@ static const struct irq_ops kvm_pmu_direct_irq_ops = {
  * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
  * below that is taken as asked (one of N, the default, asks nothing).
  */
+/*
+ * A vCPU that kvm.pmu_direct, not its VMM, would give the direct PMU and
+ * that cannot have it: the host-wide default must not fail a VM that
+ * runs on the trapped PMU, so it gets that one.  Return: 0.
+ */
+static int kvm_pmu_direct_fall_back(struct kvm_vcpu *vcpu, const char *why, int err)
+{
+	pr_debug("KVM: vCPU %d: kvm.pmu_direct: trapped PMU instead (%s: %d)\n",
+		 vcpu->vcpu_id, why, err);
+	return 0;
+}
+
 int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
@@ -237,6 +249,12 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	int hpmn, req;
 
 	bool want = kvm_pmu_direct_wanted(vcpu);
+	/*
+	 * Wanted by kvm.pmu_direct alone, with no vCPU of the VM direct yet:
+	 * what cannot be had falls back to the trapped PMU.
+	 */
+	bool by_default = want && !d->requested && !kvm_vm_is_protected(kvm) &&
+			  !kvm_pmu_direct_vm(kvm);
 
 	/* Trapped unless everything below holds: set at the end. */
 	d->enabled = false;
@@ -254,6 +272,9 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		return 0;
 	}
 	if (kvm_pmu_vm_has(kvm, false)) {
+		if (by_default)
+			return kvm_pmu_direct_fall_back(vcpu, "the VM's other vCPUs have the trapped PMU",
+							-EBUSY);
 		pr_debug("KVM: vCPU %d: the VM's other vCPUs have the trapped PMU\n",
 			 vcpu->vcpu_id);
 		return -EBUSY;
@@ -267,6 +288,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	if (!why && kvm->arch.pmu_filter)
 		why = "an event filter needs the trapped PMU so far";
 	if (why) {
+		if (by_default)
+			return kvm_pmu_direct_fall_back(vcpu, why, -EOPNOTSUPP);
 		pr_debug("KVM: vCPU %d: no direct PMU: %s\n", vcpu->vcpu_id, why);
 		return -EOPNOTSUPP;
 	}
@@ -285,6 +308,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		host_min = READ_ONCE(pmu_direct_host_counters);
 	}
 	hpmn = kvm_pmu_part_size(&caps, req, host_min);
+	if (hpmn < 0 && by_default)
+		return kvm_pmu_direct_fall_back(vcpu, "no share for the VM's request", hpmn);
 	if (hpmn < 0) {
 		pr_debug("KVM: vCPU %d: no direct PMU: a share of %u of %u counters with %u for the host: %d\n",
 			 vcpu->vcpu_id, nr, max, host_min, hpmn);
@@ -293,6 +318,9 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	/* Every event filter and overflow goes through EL2 (held is always assumed). */
 	traps = kvm_pmu_part_traps(&caps, false, true);
 	if (kvm_pmu_part_need_tpm(&caps, &traps)) {
+		if (by_default)
+			return kvm_pmu_direct_fall_back(vcpu, "its traps need MDCR_EL2.TPM",
+							-EOPNOTSUPP);
 		pr_debug("KVM: vCPU %d: no direct PMU: its traps need MDCR_EL2.TPM\n",
 			 vcpu->vcpu_id);
 		return -EOPNOTSUPP;
