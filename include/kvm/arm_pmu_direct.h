@@ -22,6 +22,7 @@
  * @enabled:   the vCPU has the direct PMU (fixed at KVM_ARM_VCPU_PMU_V3_INIT;
  *             before it, what KVM_ARM_VCPU_PMU_V3_DIRECT asked)
  * @requested: the VMM set KVM_ARM_VCPU_PMU_V3_DIRECT (else kvm.pmu_direct)
+ * @nr_set:    the VMM set KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS on this vCPU
  * @loaded:    its counters and types are in this CPU's hardware
  * @pmuv3p5:   the guest may set PMCR_EL0.LP (its PMU is PMUv3p5)
  * @pvm:       EL2 only: a protected VM's, whose counters and types EL2
@@ -54,6 +55,7 @@
 struct kvm_pmu_direct {
 	bool enabled;
 	bool requested;
+	bool nr_set;
 	bool loaded;
 	bool pmuv3p5;
 	bool pvm;
@@ -90,6 +92,7 @@ int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
 int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_init(struct kvm_vcpu *vcpu);
 bool kvm_pmu_direct_vm(struct kvm *kvm);
+void kvm_pmu_direct_nr_set(struct kvm_vcpu *vcpu);
 u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr);
 void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu);
 void kvm_pmu_direct_load(struct kvm_vcpu *vcpu);
@@ -105,6 +108,7 @@ static inline void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed) {}
 
 static inline int kvm_pmu_direct_init(struct kvm_vcpu *vcpu) { return 0; }
 static inline bool kvm_pmu_direct_vm(struct kvm *kvm) { return false; }
+static inline void kvm_pmu_direct_nr_set(struct kvm_vcpu *vcpu) {}
 static inline u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr) { return *mdcr; }
 static inline void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_load(struct kvm_vcpu *vcpu) {}

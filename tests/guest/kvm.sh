@@ -36,9 +36,9 @@ esac
 nbase=0; for t in $base_tests; do nbase=$((nbase + 1)); done
 case "$mode" in
 *-debug|*-nmi) plan $((4 + nbase + direct)) ;;
-protected) plan $((6 + nbase + pvm + 2 * direct + pvmd)) ;;
+protected) plan $((6 + nbase + pvm + 2 * direct + pvmd + direct * nbase)) ;;
 *-up) plan $((6 + nbase + pvm + 3 * direct + pvmd)) ;;
-*) plan $((7 + nbase + pvm + 2 * direct + pvmd)) ;;
+*) plan $((7 + nbase + pvm + 2 * direct + pvmd + direct * nbase)) ;;
 esac
 
 if [ ! -e /dev/kvm ]; then

@@ -222,6 +222,23 @@ static const struct irq_ops kvm_pmu_direct_irq_ops = {
  * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
  * below that is taken as asked (one of N, the default, asks nothing).
  */
+/* The VMM chose the VM's number of counters (KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS). */
+void kvm_pmu_direct_nr_set(struct kvm_vcpu *vcpu)
+{
+	WRITE_ONCE(vcpu->arch.pmu.direct.nr_set, true);
+}
+
+static bool kvm_pmu_direct_nr_was_set(struct kvm *kvm)
+{
+	struct kvm_vcpu *vcpu;
+	unsigned long i;
+
+	kvm_for_each_vcpu(i, vcpu, kvm)
+		if (READ_ONCE(vcpu->arch.pmu.direct.nr_set))
+			return true;
+	return false;
+}
+
 /*
  * A vCPU that kvm.pmu_direct, not its VMM, would give the direct PMU and
  * that cannot have it: the host-wide default must not fail a VM that
@@ -310,6 +327,11 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	hpmn = kvm_pmu_part_size(&caps, req, host_min);
 	if (hpmn < 0 && by_default)
 		return kvm_pmu_direct_fall_back(vcpu, "no share for the VM's request", hpmn);
+	/* The number the VMM set is the VM's: the default never cuts it. */
+	if (hpmn >= 0 && by_default && (unsigned int)hpmn < nr &&
+	    kvm_pmu_direct_nr_was_set(kvm))
+		return kvm_pmu_direct_fall_back(vcpu, "a share below the number the VMM set",
+						-ENOSPC);
 	if (hpmn < 0) {
 		pr_debug("KVM: vCPU %d: no direct PMU: a share of %u of %u counters with %u for the host: %d\n",
 			 vcpu->vcpu_id, nr, max, host_min, hpmn);
