@@ -151,13 +151,6 @@ static const char *const checks[] = {
 	"service_irq_line", "restored_irq_line",
 };
 
-/*
- * The run is "pmu_direct unguarded": kvm.pmu_direct_guard=off, the
- * profile of a PMU that enforces HPMN at EL0 and EL1, where nothing of
- * the guest's PMU traps but what pmu-direct.rst lists.
- */
-static bool unguarded;
-
 /* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
 static const char *const migrate_checks[] = { "migrate_exact" };
 
@@ -1550,6 +1543,8 @@ int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
 	bool migrate = argc > 1 && !strcmp(argv[1], "migrate");
+	/* kvm.pmu_direct_guard=off: the profile of a PMU that enforces HPMN. */
+	bool unguarded = argc > 1 && !strcmp(argv[1], "unguarded");
 	const char *const *names = checks;
 	size_t nr_names = ARRAY_SIZE(checks);
 	int host_counters, err;
@@ -1568,7 +1563,6 @@ int main(int argc, char **argv)
 		return tally();
 	}
 
-	unguarded = argc > 1 && !strcmp(argv[1], "unguarded");
 	plan(nr_names);
 	if (unguarded)
 		require_guard_off();

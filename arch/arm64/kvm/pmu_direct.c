@@ -216,12 +216,6 @@ static const struct irq_ops kvm_pmu_direct_irq_ops = {
 	.get_flags = kvm_pmu_direct_irq_flags,
 };
 
-/*
- * At KVM_ARM_VCPU_PMU_V3_INIT: whether the vCPU gets the direct PMU, and
- * its share.  The share is the VM's number of counters: the host keeps
- * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
- * below that is taken as asked (one of N, the default, asks nothing).
- */
 /* The VMM chose the VM's number of counters (KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS). */
 void kvm_pmu_direct_nr_set(struct kvm_vcpu *vcpu)
 {
@@ -240,17 +234,25 @@ static bool kvm_pmu_direct_nr_was_set(struct kvm *kvm)
 }
 
 /*
- * A vCPU that kvm.pmu_direct, not its VMM, would give the direct PMU and
- * that cannot have it: the host-wide default must not fail a VM that
- * runs on the trapped PMU, so it gets that one.  Return: 0.
+ * @vcpu cannot have the direct PMU, for @why.  One that only kvm.pmu_direct
+ * would make direct (@by_default) gets the trapped PMU instead, since the
+ * host-wide default must not fail a VM that runs trapped.  Return: 0
+ * then, @err otherwise.
  */
-static int kvm_pmu_direct_fall_back(struct kvm_vcpu *vcpu, const char *why, int err)
+static int kvm_pmu_direct_refuse(struct kvm_vcpu *vcpu, bool by_default,
+				 const char *why, int err)
 {
-	pr_debug("KVM: vCPU %d: kvm.pmu_direct: trapped PMU instead (%s: %d)\n",
-		 vcpu->vcpu_id, why, err);
-	return 0;
+	pr_debug("KVM: vCPU %d: no direct PMU: %s%s\n", vcpu->vcpu_id, why,
+		 by_default ? " (kvm.pmu_direct: the trapped PMU instead)" : "");
+	return by_default ? 0 : err;
 }
 
+/*
+ * At KVM_ARM_VCPU_PMU_V3_INIT: whether the vCPU gets the direct PMU, and
+ * its share.  The share is the VM's number of counters: the host keeps
+ * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
+ * below that is taken as asked (one of N, the default, asks nothing).
+ */
 int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
@@ -267,10 +269,10 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 
 	bool want = kvm_pmu_direct_wanted(vcpu);
 	/*
-	 * Wanted by kvm.pmu_direct alone, with no vCPU of the VM direct yet:
-	 * what cannot be had falls back to the trapped PMU.
+	 * (Once wanted) by kvm.pmu_direct alone, with no vCPU of the VM
+	 * direct yet: what cannot be had falls back to the trapped PMU.
 	 */
-	bool by_default = want && !d->requested && !kvm_vm_is_protected(kvm) &&
+	bool by_default = !d->requested && !kvm_vm_is_protected(kvm) &&
 			  !kvm_pmu_direct_vm(kvm);
 
 	/* Trapped unless everything below holds: set at the end. */
@@ -288,14 +290,9 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		}
 		return 0;
 	}
-	if (kvm_pmu_vm_has(kvm, false)) {
-		if (by_default)
-			return kvm_pmu_direct_fall_back(vcpu, "the VM's other vCPUs have the trapped PMU",
-							-EBUSY);
-		pr_debug("KVM: vCPU %d: the VM's other vCPUs have the trapped PMU\n",
-			 vcpu->vcpu_id);
-		return -EBUSY;
-	}
+	if (kvm_pmu_vm_has(kvm, false))
+		return kvm_pmu_direct_refuse(vcpu, by_default,
+					     "the VM's other vCPUs have the trapped PMU", -EBUSY);
 	why = kvm_pmu_direct_unsupported(vcpu);
 	if (!why && !irqchip_in_kernel(kvm))
 		why = "needs an in-kernel vGIC";
@@ -304,12 +301,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		why = "needs a GICv2 or GICv3 vGIC, not GICv5";
 	if (!why && kvm->arch.pmu_filter)
 		why = "an event filter needs the trapped PMU so far";
-	if (why) {
-		if (by_default)
-			return kvm_pmu_direct_fall_back(vcpu, why, -EOPNOTSUPP);
-		pr_debug("KVM: vCPU %d: no direct PMU: %s\n", vcpu->vcpu_id, why);
-		return -EOPNOTSUPP;
-	}
+	if (why)
+		return kvm_pmu_direct_refuse(vcpu, by_default, why, -EOPNOTSUPP);
 
 	unguarded = kvm_pmu_direct_caps(kvm, &caps);
 	/*
@@ -325,28 +318,20 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		host_min = READ_ONCE(pmu_direct_host_counters);
 	}
 	hpmn = kvm_pmu_part_size(&caps, req, host_min);
-	if (hpmn < 0 && by_default)
-		return kvm_pmu_direct_fall_back(vcpu, "no share for the VM's request", hpmn);
-	/* The number the VMM set is the VM's: the default never cuts it. */
-	if (hpmn >= 0 && by_default && (unsigned int)hpmn < nr &&
-	    kvm_pmu_direct_nr_was_set(kvm))
-		return kvm_pmu_direct_fall_back(vcpu, "a share below the number the VMM set",
-						-ENOSPC);
 	if (hpmn < 0) {
-		pr_debug("KVM: vCPU %d: no direct PMU: a share of %u of %u counters with %u for the host: %d\n",
+		pr_debug("KVM: vCPU %d: a share of %u of %u counters with %u for the host: %d\n",
 			 vcpu->vcpu_id, nr, max, host_min, hpmn);
-		return hpmn;
+		return kvm_pmu_direct_refuse(vcpu, by_default, "no share", hpmn);
 	}
+	/* The number the VMM set is the VM's: the default never cuts it. */
+	if (by_default && (unsigned int)hpmn < nr && kvm_pmu_direct_nr_was_set(kvm))
+		return kvm_pmu_direct_refuse(vcpu, true, "a share below the number the VMM set",
+					     -ENOSPC);
 	/* Every event filter and overflow goes through EL2 (held is always assumed). */
 	traps = kvm_pmu_part_traps(&caps, false, true);
-	if (kvm_pmu_part_need_tpm(&caps, &traps)) {
-		if (by_default)
-			return kvm_pmu_direct_fall_back(vcpu, "its traps need MDCR_EL2.TPM",
-							-EOPNOTSUPP);
-		pr_debug("KVM: vCPU %d: no direct PMU: its traps need MDCR_EL2.TPM\n",
-			 vcpu->vcpu_id);
-		return -EOPNOTSUPP;
-	}
+	if (kvm_pmu_part_need_tpm(&caps, &traps))
+		return kvm_pmu_direct_refuse(vcpu, by_default, "its traps need MDCR_EL2.TPM",
+					     -EOPNOTSUPP);
 	kvm_pmu_part_fgt(&traps, &fgt);
 
 	kvm->arch.nr_pmu_counters = hpmn;
