@@ -80,7 +80,7 @@ timeout --foreground -k 10 "$TIMEOUT" qemu-system-aarch64 \
 	-M "virt,virtualization=$virt,gic-version=3" -cpu "$CPU" \
 	-icount shift=0 -smp "$SMP" -m 2G -nographic -no-reboot -nic none $firmware \
 	-kernel "$KERNEL" -initrd "$INITRD" \
-	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB pmuv3.mode=$MODE $extra $extra_nmi ${BOOT_APPEND:-}" \
+	-append "console=ttyAMA0 panic=-1 panic_on_warn=1 oops=panic rdinit=/init pmuv3.job=$JOB pmuv3.mode=$MODE pmuv3.qemu=$QEMU $extra $extra_nmi ${BOOT_APPEND:-}" \
 	</dev/null >"$LOG" 2>&1
 rc=$?
 tr -d '\r' < "$LOG" > "$LOG.tmp" && mv "$LOG.tmp" "$LOG"

@@ -19,9 +19,12 @@
 #include <linux/types.h>
 
 /*
- * @enabled:   the vCPU has the direct PMU (fixed at KVM_ARM_VCPU_PMU_V3_INIT;
- *             before it, what KVM_ARM_VCPU_PMU_V3_DIRECT asked)
+ * @enabled:   the vCPU has the direct PMU: set at KVM_ARM_VCPU_PMU_V3_INIT
+ *             only, once its share and traps are (in protected mode, at
+ *             EL2, for the run about to start)
  * @requested: the VMM set KVM_ARM_VCPU_PMU_V3_DIRECT (else kvm.pmu_direct)
+ * @want:      what KVM_ARM_VCPU_PMU_V3_DIRECT asked, for INIT to decide
+ * @chosen:    EL2 only: a protected VM's PMU as its first run chose it
  * @nr_set:    the VMM set KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS on this vCPU
  * @loaded:    its counters and types are in this CPU's hardware
  * @pmuv3p5:   the guest may set PMCR_EL0.LP (its PMU is PMUv3p5)
@@ -37,6 +40,12 @@
  *             loaded (HPMN = N), written back at every exit
  * @pmcr_host: the host's PMCR_EL0, saved at entry, written back at exit
  * @hdfgrtr, @hdfgwtr: the fine-grained traps the partition adds
+ * @hdfgrtr2, @hdfgwtr2: likewise in the FGT2 registers, whose bits trap
+ *             when clear: within KVM_PMU_PART_HDFG{R,W}TR2_MASK, the
+ *             partition's value (a 0 traps)
+ * @scrub:     the counter bits cleared at load and at every exit,
+ *             kvm_pmu_part_scrub_mask(): @mask and, with
+ *             FEAT_PMUv3_ICNTR, the instruction counter's
  * @vacate:    the counters host events must leave while it is loaded
  * @irq_level: the guest's PMU interrupt as EL2 left it at the last exit
  *             (PMCR_EL0.E, PMOVS and PMINTEN as the guest sees them),
@@ -55,6 +64,8 @@
 struct kvm_pmu_direct {
 	bool enabled;
 	bool requested;
+	bool want;
+	bool chosen;
 	bool nr_set;
 	bool loaded;
 	bool pmuv3p5;
@@ -69,6 +80,9 @@ struct kvm_pmu_direct {
 	u64 pmcr_host;
 	u64 hdfgrtr;
 	u64 hdfgwtr;
+	u64 hdfgrtr2;
+	u64 hdfgwtr2;
+	u64 scrub;
 	u64 vacate;
 };
 

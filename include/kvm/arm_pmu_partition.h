@@ -282,6 +282,25 @@ static inline u64 kvm_pmu_part_vacate_mask(const struct kvm_pmu_part_caps *caps,
 }
 
 /*
+ * The counter bits EL2 clears from PMCNTEN, PMINTEN and PMOVS as a direct
+ * vCPU's PMU is loaded, and at every exit: the guest's counters, and the
+ * instruction counter's F0 (bit 32, FEAT_PMUv3_ICNTR).  MDCR_EL2.HPMN
+ * partitions the event counters only, so where those registers do not
+ * trap the guest reaches F0 too: it must neither find the host's
+ * overflow of PMICNTR_EL0 there nor leave that counter running for the
+ * host, which vacated it (kvm_pmu_part_vacate_mask()).
+ */
+static inline u64 kvm_pmu_part_scrub_mask(const struct kvm_pmu_part_caps *caps,
+					  unsigned int hpmn)
+{
+	u64 mask = kvm_pmu_part_guest_mask(hpmn);
+
+	if (caps->icntr)
+		mask |= BIT_ULL(ARMV8_PMU_INSTR_IDX);
+	return mask;
+}
+
+/*
  * The PMU fields of a direct vCPU's MDCR_EL2 (within
  * KVM_PMU_PART_MDCR_MASK), the same in every host mode: HPMN the guest's
  * share; HPME so that the host's counters count while the guest runs
@@ -456,6 +475,26 @@ static inline bool kvm_pmu_part_need_tpm(const struct kvm_pmu_part_caps *caps,
 	if (!caps->fgt)
 		return true;
 	return (all & fgt2) && !caps->fgt2;
+}
+
+/*
+ * Whether a protected VM's share @hpmn can run on this CPU's PMU (@caps,
+ * EL2's own reading of the ID registers and PMCR_EL0.N): PMUv3p5 (HCCD
+ * keeps the guest's cycle counter off EL2), the share within the event
+ * counters implemented, 0 only with FEAT_HPMN0 (otherwise HPMN = 0 is
+ * CONSTRAINED UNPREDICTABLE), and traps that FGT can single out.  The
+ * hypervisor checks it before every run of the VM, not only its first:
+ * the host picks the CPU, and on one with fewer counters an index of
+ * the share would be UNDEFINED at EL2 itself.
+ */
+static inline bool kvm_pmu_part_pvm_fits(const struct kvm_pmu_part_caps *caps,
+					 unsigned int hpmn)
+{
+	struct kvm_pmu_part_traps t = kvm_pmu_part_traps(caps, false, true);
+
+	return caps->pmuv3p5 && hpmn <= ARMV8_PMU_MAX_GENERAL_COUNTERS &&
+	       kvm_pmu_part_size(caps, (int)hpmn, 0) == (int)hpmn &&
+	       !kvm_pmu_part_need_tpm(caps, &t);
 }
 
 /* The HDFGRTR_EL2 (@write false) or HDFGWTR_EL2 bit of a register, or 0. */
@@ -671,6 +710,48 @@ static inline bool kvm_pmu_part_irq_level(u64 pmcr, u64 pmovs, u64 pminten,
 					  u64 guest)
 {
 	return kvm_pmu_part_overflow(pmcr, pmovs, pminten, guest) != 0;
+}
+
+/*
+ * A trapped PMINTENSET_EL1 write of @val raises the guest's interrupt
+ * when it enables an overflow already held (PMOVS set, the enable clear
+ * before): the Arm ARM makes the request as soon as PMCR_EL0.E,
+ * PMINTEN[n] and PMOVS[n] all hold (D13.3).  The hardware cannot raise
+ * it (a held overflow stays out of its PMINTEN), so such a write is not
+ * served at EL2: it exits, and the host gives the vGIC the new level
+ * before the guest runs again.
+ */
+static inline bool kvm_pmu_part_inten_raises(u64 pmcr, u64 val, u64 pminten,
+					     u64 pmovs, u64 guest)
+{
+	return kvm_pmu_part_overflow(pmcr, pmovs, val & ~pminten, guest) != 0;
+}
+
+/*
+ * Whether an event counter of type @type counts a PMSWINC_EL0 write made
+ * at the guest's EL0 (@el0) or EL1: it must count SW_INCR and its filter
+ * must keep that Exception level (Arm ARM D13.4.4).  A guest runs in
+ * Non-secure state, where EL1 counts while PMEVTYPER<n>_EL0.P equals
+ * NSK, and EL0 while U equals NSU (NSK and NSU are RES0 without EL3).
+ */
+static inline bool kvm_pmu_part_swinc_counts(u64 type, bool el0)
+{
+	if ((type & ARMV8_PMU_EVTYPE_EVENT) != ARMV8_PMUV3_PERFCTR_SW_INCR)
+		return false;
+	if (el0)
+		return !(type & ARMV8_PMU_EXCLUDE_EL0) == !(type & ARMV8_PMU_EXCLUDE_NS_EL0);
+	return !(type & ARMV8_PMU_EXCLUDE_EL1) == !(type & ARMV8_PMU_EXCLUDE_NS_EL1);
+}
+
+/*
+ * An event counter's value @cnt after one SW_INCR, and (*@overflow)
+ * whether it overflowed: at 32 bits, or at 64 with PMCR_EL0.LP (@lp).
+ */
+static inline u64 kvm_pmu_part_swinc_value(u64 cnt, bool lp, bool *overflow)
+{
+	cnt++;
+	*overflow = lp ? !cnt : !(u32)cnt;
+	return cnt;
 }
 
 /*

@@ -33,10 +33,11 @@ echo 0 > $knob
 if [ $pvmd = 1 ]; then
 	result pvm_direct_hostile_host $rc3 "pvm_direct under hostile host state: exit $rc3"
 	# At every vcpu_put the host read the VM's counters in the hardware:
-	# the hypervisor had zeroed them, values and types, at the exit.
+	# the hypervisor had zeroed them, values and types, and PMSELR_EL0
+	# (the guest's SEL is 5), at the exit.
 	n=$(cat $leftover 2>/dev/null)
 	[ "$n" = 0 ]
-	result pvm_counters_zeroed $? "protected VM counters found holding a value or type at vcpu_put: ${n:-no $leftover}"
+	result pvm_counters_zeroed $? "protected VM counters holding a value or type, or PMSELR_EL0 a SEL, at vcpu_put: ${n:-no $leftover}"
 fi
 [ $rc1 = 0 ] && grep -q 'vpmu_self_count: ' /tmp/hostile2.out
 result hyp_survives_hostile_state $? "guest runs under hostile state: pmu_split exit $rc1, vpmu_self_count exit $rc2 (its figures may be off)"

@@ -61,6 +61,20 @@
  *    the vGIC's line (KVM_DEV_ARM_VGIC_GRP_LEVEL_INFO) while the vCPU is
  *    out: from the next entry on the guest sees it raised again, as on a
  *    trapped vCPU (KVM must not trust what it gave the vGIC before).
+ *  - swinc_exact: SWINC_WRITES writes of PMSWINC_EL0 at EL1 and as many
+ *    at EL0 (PMUSERENR_EL0.SW set) advance a SW_INCR counter that counts
+ *    both ELs by both, one that counts EL1 only by the EL1 writes, one
+ *    that counts EL0 only by the EL0 writes (Arm ARM D13.4.4), exactly;
+ *  - inten_raises_irq: with an overflow set and its interrupt disabled
+ *    (PMCR_EL0.E set, guest interrupts masked, PPI 23 enabled), the
+ *    PMINTENSET_EL1 write that enables it makes the PMU interrupt pending
+ *    at once (ICC_HPPIR1_EL1, no other exit), as on a trapped vCPU;
+ *  - pmcr_e_readback: the guest reads back the PMCR_EL0.E it wrote, 0
+ *    and 1 (the guarded profile keeps E virtual: reads trap by TPMCR);
+ *  - pmcr_n_restore: after INIT, KVM_SET_ONE_REG of PMCR_EL0 with N the
+ *    share succeeds and with another N fails with EINVAL (a migration
+ *    must keep the share), and the guest still reads N = share; a
+ *    trapped vCPU's PMCR_EL0.N below its N is accepted, as in stock.
  *
  * "pmu_direct unguarded" runs the same checks in the profile a PMU that
  * enforces MDCR_EL2.HPMN at EL0 and EL1 gets (kvm.pmu_direct_guard=off,
@@ -148,7 +162,8 @@ static const char *const checks[] = {
 	"self_count_el0_exact", "self_count_el1", "self_count_both",
 	"self_count_cycles", "pmu_access_no_exit", "host_counters_untouched",
 	"split_exact", "fresh_vm_reset", "nr_counters", "service_same_values",
-	"service_irq_line", "restored_irq_line",
+	"service_irq_line", "restored_irq_line", "swinc_exact",
+	"inten_raises_irq", "pmcr_e_readback", "pmcr_n_restore",
 };
 
 /* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
@@ -711,6 +726,96 @@ static void guest_irq_line(void)
 	write_sysreg(CYCLE_BIT, pmovsclr_el0);
 	write_sysreg(0, pmcr_el0);
 	isb();
+	GUEST_DONE();
+}
+
+/*
+ * el0_swinc(n, bits): ERET to EL0, write @bits to PMSWINC_EL0 n times
+ * there, SVC back (el0_svc_handler() resumes at el0_resume, which returns
+ * to the caller).
+ */
+void el0_swinc(uint64_t n, uint64_t bits);
+asm(".pushsection .text\n"
+    ".global el0_swinc\n"
+    "el0_swinc:\n"
+    "	mov	x2, #0x3c0\n"		/* EL0t, DAIF masked */
+    "	msr	spsr_el1, x2\n"
+    "	adr	x2, 1f\n"
+    "	msr	elr_el1, x2\n"
+    "	eret\n"
+    "1:	msr	pmswinc_el0, x1\n"
+    "	subs	x0, x0, #1\n"
+    "	b.ne	1b\n"
+    "	svc	#0\n"
+    ".popsection\n");
+
+#define SWINC_WRITES	100
+#define SW_INCR		0x00	/* event 0x00: SW_INCR */
+
+/*
+ * Counter 0 counts SW_INCR at EL0 and EL1, counter 1 at EL1 only, counter
+ * 2 at EL0 only; SWINC_WRITES writes naming all three at EL1, then as
+ * many at EL0.  rep.v[0..2]: their counts.
+ */
+static void guest_swinc(void)
+{
+	uint64_t i;
+
+	zero_counters();
+	write_sysreg(SW_INCR, pmevtyper0_el0);
+	write_sysreg(SW_INCR | ARMV8_PMU_EXCLUDE_EL0, pmevtyper1_el0);
+	write_sysreg(SW_INCR | ARMV8_PMU_EXCLUDE_EL1, pmevtyper2_el0);
+	write_sysreg(ARMV8_PMU_USERENR_SW, pmuserenr_el0);
+	write_sysreg(BIT(0) | BIT(1) | BIT(2), pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	for (i = 0; i < SWINC_WRITES; i++)
+		write_sysreg(BIT(0) | BIT(1) | BIT(2), pmswinc_el0);
+	el0_swinc(SWINC_WRITES, BIT(0) | BIT(1) | BIT(2));
+	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+	isb();
+	rep.v[0] = read_sysreg(pmevcntr0_el0);
+	rep.v[1] = read_sysreg(pmevcntr1_el0);
+	rep.v[2] = read_sysreg(pmevcntr2_el0);
+	GUEST_DONE();
+}
+
+/*
+ * The PMU interrupt after a PMINTENSET_EL1 write that enables an overflow
+ * already set: rep.v[0] the INTID pending before the write (none), [1]
+ * right after it, with no exit in between.
+ */
+static void guest_inten_raise(void)
+{
+	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
+	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
+	write_sysreg(~0UL, pmcntenclr_el0);
+	write_sysreg(~0UL, pmintenclr_el1);
+	write_sysreg(~0UL, pmovsclr_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	write_sysreg(CYCLE_BIT, pmovsset_el0);
+	isb();
+	rep.v[0] = pending_intid();
+	write_sysreg(CYCLE_BIT, pmintenset_el1);
+	isb();
+	rep.v[1] = pending_intid();
+	write_sysreg(~0UL, pmintenclr_el1);
+	write_sysreg(CYCLE_BIT, pmovsclr_el0);
+	write_sysreg(0, pmcr_el0);
+	isb();
+	GUEST_DONE();
+}
+
+/* PMCR_EL0 read back after writes of E = 1 and E = 0: rep.v[0], rep.v[1]. */
+static void guest_pmcr_e(void)
+{
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	rep.v[0] = read_sysreg(pmcr_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
+	isb();
+	rep.v[1] = read_sysreg(pmcr_el0);
+	rep.pmcr = read_sysreg(pmcr_el0);
 	GUEST_DONE();
 }
 
@@ -1526,6 +1631,113 @@ static void check_irq_line(void)
 	      dir.v[2], dir.v[3], dir.v[4], trap.v[2], trap.v[3], trap.v[4], PMU_PPI);
 }
 
+static void swinc_run(int direct, struct report *r)
+{
+	struct dvm d;
+
+	dvm_new(&d, guest_swinc, direct);
+	dvm_run_report(&d, r);
+	dvm_free(&d);
+}
+
+static void check_swinc(void)
+{
+	struct report dir, trap;
+	bool ok;
+
+	swinc_run(1, &dir);
+	swinc_run(0, &trap);
+	/*
+	 * The trapped vPMU (stock kvm_pmu_counter_increment()) does not
+	 * filter SW_INCR by Exception level: only its both-EL count is held.
+	 */
+	ok = dir.v[0] == 2 * SWINC_WRITES && dir.v[1] == SWINC_WRITES &&
+	     dir.v[2] == SWINC_WRITES && trap.v[0] == 2 * SWINC_WRITES;
+	check(ok, "swinc_exact",
+	      "SW_INCR counts of %d writes at EL1 and %d at EL0 (EL0+EL1, EL1, EL0): direct %lu, %lu, %lu; trapped %lu, %lu, %lu (want %d, %d, %d; trapped: the first)",
+	      SWINC_WRITES, SWINC_WRITES, dir.v[0], dir.v[1], dir.v[2], trap.v[0],
+	      trap.v[1], trap.v[2], 2 * SWINC_WRITES, SWINC_WRITES, SWINC_WRITES);
+}
+
+static void inten_run(int direct, struct report *r)
+{
+	struct dvm d;
+
+	dvm_new(&d, guest_inten_raise, direct);
+	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_CTLR_OFF, GICD_CTLR_G1, true);
+	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_SGI_ISENABLER0, PMU_PPI,
+		 true);
+	dvm_run_report(&d, r);
+	dvm_free(&d);
+}
+
+static void check_inten_raise(void)
+{
+	struct report dir, trap;
+
+	inten_run(1, &dir);
+	inten_run(0, &trap);
+	check(dir.v[0] == INTID_NONE && dir.v[1] == PMU_PPI &&
+	      trap.v[0] == INTID_NONE && trap.v[1] == PMU_PPI, "inten_raises_irq",
+	      "pending INTID with the overflow's interrupt disabled, then right after PMINTENSET enables it: direct %lu, %lu; trapped %lu, %lu (want %d, %d)",
+	      dir.v[0], dir.v[1], trap.v[0], trap.v[1], INTID_NONE, PMU_PPI);
+}
+
+/*
+ * Debian's QEMU 10.0.2 (PMU_DIRECT_QEMU=debian, from tests/guest/kvm.sh)
+ * lacks MDCR_EL2.TPMCR: the guarded profile's PMCR_EL0 reads reach the
+ * hardware, whose E it keeps at 1.  There the check holds the run to
+ * that known answer, so that the difference stays visible (and a QEMU
+ * that grows TPMCR shows up as a failure to look at).
+ */
+static void check_pmcr_e(void)
+{
+	const char *qemu = getenv("PMU_DIRECT_QEMU");
+	bool no_tpmcr = qemu && !strcmp(qemu, "debian");
+	struct report r;
+	struct dvm d;
+
+	dvm_new(&d, guest_pmcr_e, 1);
+	dvm_run_report(&d, &r);
+	dvm_free(&d);
+	/* What E = 0 reads back: 0, or (known) 1 where reads do not trap. */
+	check((r.v[0] & PMCR_E) && !(r.v[1] & PMCR_E) == !no_tpmcr, "pmcr_e_readback",
+	      "PMCR_EL0 read after writing E = 1: %#lx, after E = 0: %#lx%s", r.v[0], r.v[1],
+	      no_tpmcr ? " (Debian's QEMU 10.0.2, no MDCR_EL2.TPMCR: E = 0 reads 1, known)" : "");
+}
+
+/* KVM_SET_ONE_REG of PMCR_EL0 with N = @n: 0 or its errno. */
+static int set_pmcr_n(struct kvm_vcpu *vcpu, unsigned int n)
+{
+	uint64_t pmcr = (vcpu_pmcr(vcpu) & ~ARMV8_PMU_PMCR_N) |
+			FIELD_PREP(ARMV8_PMU_PMCR_N, n);
+
+	return __vcpu_set_reg(vcpu, KVM_ARM64_SYS_REG(SYS_PMCR_EL0), pmcr) ? errno : 0;
+}
+
+static void check_pmcr_n_restore(unsigned int host_n, unsigned int share)
+{
+	int same, other, trapped;
+	struct report r = { };
+	struct dvm d;
+
+	dvm_new(&d, guest_fresh, 1);
+	same = set_pmcr_n(d.vcpu, share);
+	other = share ? set_pmcr_n(d.vcpu, share - 1) : set_pmcr_n(d.vcpu, 1);
+	vcpu_args_set(d.vcpu, 1, (uint64_t)share);
+	dvm_run_report(&d, &r);
+	dvm_free(&d);
+	dvm_new(&d, guest_fresh, 0);
+	trapped = host_n ? set_pmcr_n(d.vcpu, host_n - 1) : 0;
+	dvm_free(&d);
+	check(!same && other == EINVAL && !trapped &&
+	      FIELD_GET(ARMV8_PMU_PMCR_N, r.pmcr) == share, "pmcr_n_restore",
+	      "SET_ONE_REG PMCR_EL0.N = share %u: %s, another N: %s (want EINVAL); guest N after: %lu; trapped vCPU N = %u: %s",
+	      share, errname(same), errname(other),
+	      (unsigned long)FIELD_GET(ARMV8_PMU_PMCR_N, r.pmcr),
+	      host_n ? host_n - 1 : 0, errname(trapped));
+}
+
 /* The unguarded run: kvm.pmu_direct_guard must read "off". */
 static void require_guard_off(void)
 {
@@ -1586,5 +1798,9 @@ int main(int argc, char **argv)
 	check_nr_counters(host_n, share);
 	check_service();
 	check_irq_line();
+	check_swinc();
+	check_inten_raise();
+	check_pmcr_e();
+	check_pmcr_n_restore(host_n, share);
 	return tally();
 }

@@ -54,6 +54,7 @@
 #define EL1_COST	100	/* the loop's fixed cost, bound (as pmu_direct) */
 #define MARK		0x5a5a0000ULL
 #define MARK_COST	100	/* the guest's instructions from write to read, bound */
+#define PMSELR_MARK	5	/* the guest's PMSELR_EL0.SEL across its exits */
 
 /* Report slots (pvm_vm.h) */
 #define SLOT_LOOP	1
@@ -73,6 +74,8 @@ static void pvm_guest(uint64_t n)
 	write_sysreg(TYPER0, pmevtyper0_el0);
 	write_sysreg(BIT(0), pmcntenset_el0);
 	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	/* A selection of its own: the host must not find it (hostile_host.sh). */
+	write_sysreg(PMSELR_MARK, pmselr_el0);
 	isb();
 	c0 = read_sysreg(pmevcntr0_el0);
 	el1_loop(n);

@@ -109,8 +109,9 @@ int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
 		pr_debug("KVM: vCPU %d: no direct PMU: %s\n", vcpu->vcpu_id, why);
 		return -EOPNOTSUPP;
 	}
+	/* INIT decides: until then the vCPU's PMU is nobody's (enabled stays clear). */
 	d->requested = true;
-	d->enabled = val;
+	d->want = val;
 	return 0;
 }
 
@@ -123,8 +124,10 @@ static bool kvm_pmu_direct_wanted(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
 
-	if (d->requested || vcpu->arch.pmu.created)
+	if (vcpu->arch.pmu.created)
 		return d->enabled;
+	if (d->requested)
+		return d->want;
 	if (kvm_vm_is_protected(vcpu->kvm))
 		return true;
 	return READ_ONCE(pmu_direct) && !kvm_pmu_direct_unsupported(vcpu);
@@ -337,6 +340,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	kvm->arch.nr_pmu_counters = hpmn;
 	d->hpmn = hpmn;
 	d->mask = kvm_pmu_part_guest_mask(hpmn);
+	d->scrub = kvm_pmu_part_scrub_mask(&caps, hpmn);
 	d->vacate = kvm_pmu_part_vacate_mask(&caps, hpmn);
 	d->pmuv3p5 = kvm_has_feat(kvm, ID_AA64DFR0_EL1, PMUVer, V3P5);
 	d->mdcr = kvm_pmu_part_mdcr(&caps, hpmn, false);
@@ -346,6 +350,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		d->mdcr |= KVM_PMU_PART_MDCR_TPMCR;
 	d->hdfgrtr = fgt.hdfgrtr;
 	d->hdfgwtr = fgt.hdfgwtr;
+	d->hdfgrtr2 = fgt.hdfgrtr2;
+	d->hdfgwtr2 = fgt.hdfgwtr2;
 	kvm_vgic_set_irq_ops(vcpu, vcpu->arch.pmu.irq_num, &kvm_pmu_direct_irq_ops);
 	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	d->enabled = true;
@@ -435,6 +441,9 @@ void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu)
 		return;
 	*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
 	*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
+	/* FGT2's bits trap when clear: only add the partition's traps. */
+	*vcpu_fgt(vcpu, HDFGRTR2_EL2) &= ~KVM_PMU_PART_HDFGRTR2_MASK | d->hdfgrtr2;
+	*vcpu_fgt(vcpu, HDFGWTR2_EL2) &= ~KVM_PMU_PART_HDFGWTR2_MASK | d->hdfgwtr2;
 }
 
 /*
@@ -458,7 +467,6 @@ static bool kvm_pmu_direct_vcpu_irq_level(struct kvm_vcpu *vcpu)
 void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
-	u64 mask = kvm_pmu_part_guest_mask(d->hpmn);
 	unsigned long flags;
 
 	if (!kvm_vcpu_pmu_is_direct(vcpu) || d->loaded)
@@ -474,9 +482,9 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	local_irq_save(flags);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, d->vacate);
-	write_sysreg(mask, pmcntenclr_el0);
-	write_sysreg(mask, pmintenclr_el1);
-	write_sysreg(mask, pmovsclr_el0);
+	write_sysreg(d->scrub, pmcntenclr_el0);
+	write_sysreg(d->scrub, pmintenclr_el1);
+	write_sysreg(d->scrub, pmovsclr_el0);
 	/* A protected VM's are the hypervisor's, switched at EL2. */
 	if (!kvm_vm_is_protected(vcpu->kvm))
 		kvm_pmu_direct_write_counters(vcpu);
@@ -499,7 +507,8 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 /*
  * /sys/kernel/debug/kvm_pmu_direct_pvm_leftover: how many of a protected
  * VM's counters the host has found holding a value or a type at vcpu_put,
- * after the hypervisor's zeroing at the last exit.  0 is right.
+ * after the hypervisor's zeroing at the last exit, and how many times
+ * PMSELR_EL0 still held a selection.  0 is right.
  */
 static u64 kvm_pmu_direct_pvm_leftover;
 
@@ -525,6 +534,9 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
 	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1)
 		if (kvm_pmu_direct_hw_read(i, true) || kvm_pmu_direct_hw_read(i, false))
 			kvm_pmu_direct_pvm_leftover++;
+	/* The host's driver never selects: a SEL here is the VM's. */
+	if (read_sysreg(pmselr_el0))
+		kvm_pmu_direct_pvm_leftover++;
 }
 
 /*
@@ -634,13 +646,14 @@ static void kvm_pmu_direct_swinc(struct kvm_vcpu *vcpu, u64 val)
 	       kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn) & ~BIT(ARMV8_PMU_CYCLE_IDX);
 	for_each_set_bit(i, &incr, ARMV8_PMU_MAX_GENERAL_COUNTERS) {
 		u64 type = kvm_pmu_direct_evreg_read(vcpu, i, true), c;
+		bool overflow;
 
-		if ((type & ARMV8_PMU_EVTYPE_EVENT) != ARMV8_PMUV3_PERFCTR_SW_INCR ||
-		    (type & ARMV8_PMU_EXCLUDE_EL1))
+		if (!kvm_pmu_part_swinc_counts(type, false))
 			continue;
-		c = kvm_pmu_direct_evreg_read(vcpu, i, false) + 1;
+		c = kvm_pmu_part_swinc_value(kvm_pmu_direct_evreg_read(vcpu, i, false),
+					     pmcr & ARMV8_PMU_PMCR_LP, &overflow);
 		kvm_pmu_direct_evreg_write(vcpu, i, false, c);
-		if ((pmcr & ARMV8_PMU_PMCR_LP) ? !c : !lower_32_bits(c))
+		if (overflow)
 			__vcpu_rmw_sys_reg(vcpu, PMOVSSET_EL0, |=, BIT(i));
 	}
 }
@@ -712,8 +725,10 @@ static int kvm_pmu_direct_ctl(struct kvm_vcpu *vcpu, u32 encoding, bool write, u
 
 /*
  * The perf-register service's access to a register of a direct vCPU, on
- * its thread in its hypercall: what the guest's own MRS (@write false)
- * or MSR of @encoding would read or do, with the same values.  The
+ * its thread in its hypercall, and a trapped PMINTEN access that EL2
+ * left to the host (access_pminten(): a write that raises the overflow
+ * interrupt): what the guest's own MRS (@write false) or MSR of
+ * @encoding would read or do, with the same values.  The
  * counters and types are in the hardware while the vCPU is loaded
  * (preemption is off here, so it stays loaded), in the vCPU otherwise;
  * the control registers are in the vCPU, where EL2 saved them at the

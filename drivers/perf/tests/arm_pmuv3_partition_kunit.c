@@ -692,6 +692,122 @@ static void typer_write_test(struct kunit *test)
 			p | u | nsk | nsu);
 }
 
+/*
+ * The bits cleared at load and at every exit: the guest's counters and,
+ * with FEAT_PMUv3_ICNTR, the instruction counter's F0, whatever the
+ * share; never a counter the host keeps.
+ */
+static void scrub_mask_test(struct kunit *test)
+{
+	struct kvm_pmu_part_caps caps = hw_p9_icntr;
+	unsigned int hpmn;
+
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_scrub_mask(&hw_p5_fgt, 3), 0x7ULL | C31);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_scrub_mask(&caps, 3), 0x7ULL | C31 | I32);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_scrub_mask(&caps, 0), C31 | I32);
+	for (hpmn = 0; hpmn <= caps.nr_counters; hpmn++) {
+		u64 scrub = kvm_pmu_part_scrub_mask(&caps, hpmn);
+
+		KUNIT_EXPECT_EQ(test, scrub & kvm_pmu_part_guest_mask(hpmn),
+				kvm_pmu_part_guest_mask(hpmn));
+		KUNIT_EXPECT_EQ(test, scrub & kvm_pmu_part_host_mask(&caps, hpmn), 0ULL);
+		/* What host perf vacates is what the guest's exits clear. */
+		KUNIT_EXPECT_EQ(test, scrub, kvm_pmu_part_vacate_mask(&caps, hpmn));
+	}
+}
+
+/* With ICNTR, PMICNTR_EL0 and PMICFILTR_EL0 trap through FGT2 (a clear bit traps). */
+static void icntr_fgt2_test(struct kunit *test)
+{
+	struct kvm_pmu_part_traps t = kvm_pmu_part_traps(&hw_p9_icntr, false, true);
+	struct kvm_pmu_part_fgt fgt;
+
+	kvm_pmu_part_fgt(&t, &fgt);
+	KUNIT_EXPECT_EQ(test, fgt.hdfgrtr2 & (KVM_PMU_PART_FGT2_NPMICNTR |
+					      KVM_PMU_PART_FGT2_NPMICFILTR), 0ULL);
+	KUNIT_EXPECT_EQ(test, fgt.hdfgwtr2 & (KVM_PMU_PART_FGT2_NPMICNTR |
+					      KVM_PMU_PART_FGT2_NPMICFILTR), 0ULL);
+	t = kvm_pmu_part_traps(&hw_p5_fgt, false, true);
+	kvm_pmu_part_fgt(&t, &fgt);
+	KUNIT_EXPECT_EQ(test, fgt.hdfgrtr2, KVM_PMU_PART_HDFGRTR2_MASK);
+	KUNIT_EXPECT_EQ(test, fgt.hdfgwtr2, KVM_PMU_PART_HDFGWTR2_MASK);
+}
+
+/* A PMINTENSET write raises the line only where E and a set overflow meet a new enable. */
+static void inten_raises_test(struct kunit *test)
+{
+	const u64 guest = kvm_pmu_part_guest_mask(3), e = ARMV8_PMU_PMCR_E;
+
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_inten_raises(e, BIT_ULL(1), 0, BIT_ULL(1), guest));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_inten_raises(e, C31, BIT_ULL(0), C31, guest));
+	/* Already enabled: the line was high before (or the overflow is held). */
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_inten_raises(e, BIT_ULL(1), BIT_ULL(1),
+							   BIT_ULL(1), guest));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_inten_raises(0, BIT_ULL(1), 0, BIT_ULL(1), guest));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_inten_raises(e, BIT_ULL(1), 0, BIT_ULL(2), guest));
+	/* A host counter's overflow is not the guest's to raise. */
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_inten_raises(e, BIT_ULL(4), 0, BIT_ULL(4), guest));
+}
+
+/* SW_INCR by EL: P/U exclude, NSK/NSU invert them in Non-secure state. */
+static void swinc_counts_test(struct kunit *test)
+{
+	u64 p = ARMV8_PMU_EXCLUDE_EL1, u = ARMV8_PMU_EXCLUDE_EL0;
+	u64 nsk = ARMV8_PMU_EXCLUDE_NS_EL1, nsu = ARMV8_PMU_EXCLUDE_NS_EL0;
+
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_swinc_counts(0, false));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_swinc_counts(0, true));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_swinc_counts(p, false));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_swinc_counts(p, true));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_swinc_counts(u, false));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_swinc_counts(u, true));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_swinc_counts(nsk, false));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_swinc_counts(p | nsk, false));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_swinc_counts(nsu, true));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_swinc_counts(u | nsu, true));
+	/* Another event, or SW_INCR's number in the upper event bits: no. */
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_swinc_counts(0x08, false));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_swinc_counts(0x4000, true));
+}
+
+/* One increment: the overflow at 32 bits, or at 64 with LP. */
+static void swinc_value_test(struct kunit *test)
+{
+	bool ovf;
+
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_swinc_value(41, false, &ovf), 42ULL);
+	KUNIT_EXPECT_FALSE(test, ovf);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_swinc_value(0xffffffffULL, false, &ovf),
+			0x100000000ULL);
+	KUNIT_EXPECT_TRUE(test, ovf);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_swinc_value(0xffffffffULL, true, &ovf),
+			0x100000000ULL);
+	KUNIT_EXPECT_FALSE(test, ovf);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_swinc_value(~0ULL, true, &ovf), 0ULL);
+	KUNIT_EXPECT_TRUE(test, ovf);
+}
+
+/* A protected VM's share against the PMU of the CPU it is about to run on. */
+static void pvm_fits_test(struct kunit *test)
+{
+	struct kvm_pmu_part_caps caps = hw_p5_fgt;
+
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_pvm_fits(&caps, 3));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_pvm_fits(&caps, 6));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_pvm_fits(&caps, 0));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_pvm_fits(&qemu_max, 3));
+	/* A CPU with fewer counters than the share */
+	caps.nr_counters = 2;
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_pvm_fits(&caps, 3));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_pvm_fits(&caps, 255));
+	caps = hw_p5_fgt;
+	caps.hpmn0 = false;
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_pvm_fits(&caps, 0));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_pvm_fits(&hw_p1_fgt, 3));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_pvm_fits(&hw_p5_nofgt, 3));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_pvm_fits(&hw_icntr_nofgt2, 3));
+}
+
 static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	KUNIT_CASE_PARAM(size_test, size_gen_params),
 	KUNIT_CASE(masks_test),
@@ -709,6 +825,12 @@ static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	KUNIT_CASE(overflow_cycle_test),
 	KUNIT_CASE(fast_path_test),
 	KUNIT_CASE(typer_write_test),
+	KUNIT_CASE(scrub_mask_test),
+	KUNIT_CASE(icntr_fgt2_test),
+	KUNIT_CASE(inten_raises_test),
+	KUNIT_CASE(swinc_counts_test),
+	KUNIT_CASE(swinc_value_test),
+	KUNIT_CASE(pvm_fits_test),
 	{}
 };
 

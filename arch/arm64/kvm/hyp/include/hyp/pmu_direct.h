@@ -116,7 +116,7 @@ static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
  */
 static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 {
-	u64 mask = __pmu_direct_mask(vcpu);
+	u64 scrub = vcpu->arch.pmu.direct.scrub;
 	unsigned int i;
 
 	/*
@@ -124,9 +124,9 @@ static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 	 * and interrupt enables on these counters: none of them may act on
 	 * the VM's counters (the guest's own are set after this).
 	 */
-	write_sysreg(mask, pmcntenclr_el0);
-	write_sysreg(mask, pmintenclr_el1);
-	write_sysreg(mask, pmovsclr_el0);
+	write_sysreg(scrub, pmcntenclr_el0);
+	write_sysreg(scrub, pmintenclr_el1);
+	write_sysreg(scrub, pmovsclr_el0);
 	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
 		u64 typer = __vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i);
 
@@ -193,7 +193,8 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 		__pmu_direct_vreg(vcpu, PMCNTENSET_EL0) = read_sysreg(pmcntenset_el0) & mask;
 		__pmu_direct_vreg(vcpu, PMCR_EL0) = read_sysreg(pmcr_el0);
 	}
-	write_sysreg(mask, pmcntenclr_el0);
+	/* The instruction counter's bits too (kvm_pmu_part_scrub_mask()). */
+	write_sysreg(d->scrub, pmcntenclr_el0);
 	if (d->pvm)
 		__pmu_direct_pvm_save_scrub(vcpu);
 	write_sysreg(d->pmcr_host, pmcr_el0);
@@ -204,10 +205,13 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 	 * is raised here, at the latest (pmu-direct.rst, "Known limits").
 	 */
 	ovs = read_sysreg(pmovsclr_el0) & mask;
-	write_sysreg(mask, pmovsclr_el0);
-	write_sysreg(mask, pmintenclr_el1);
+	write_sysreg(d->scrub, pmovsclr_el0);
+	write_sysreg(d->scrub, pmintenclr_el1);
 	__pmu_direct_vreg(vcpu, PMOVSSET_EL0) = ovs;
 	__pmu_direct_vreg(vcpu, PMSELR_EL0) = read_sysreg(pmselr_el0);
+	/* The host runs next at EL1, where it could read a protected VM's SEL. */
+	if (d->pvm)
+		write_sysreg(0, pmselr_el0);
 	__pmu_direct_vreg(vcpu, PMUSERENR_EL0) = read_sysreg(pmuserenr_el0);
 	/*
 	 * What __activate_traps_common() left there (VHE: at vcpu_load;
@@ -225,15 +229,17 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 }
 
 /*
- * A protected VM's first run: the partition's traps from the hypervisor's
- * own reading of the PMU (the same pure functions the host's decision
- * uses, on this CPU's ID registers and PMCR_EL0.N = @n), not from the
- * host.  A host that dropped a trap could otherwise, on a PMU that does
- * not enforce HPMN, let the VM's PMCR_EL0 or PMCNTEN writes start the
- * host's own counters while the VM runs, and read its execution in them.
- * A PMU whose traps would need MDCR_EL2.TPM gives the VM no PMU, and so
- * does a share of 0 (the host's word) on a PMU without FEAT_HPMN0, whose
- * HPMN = 0 may act as any share while the VM's switch covers none.
+ * A protected VM, before every run: the partition's traps from the
+ * hypervisor's own reading of the PMU of the CPU it is about to run on
+ * (the same pure functions the host's decision uses, on this CPU's ID
+ * registers and PMCR_EL0.N = @n), not from the host.  A host that
+ * dropped a trap could otherwise, on a PMU that does not enforce HPMN,
+ * let the VM's PMCR_EL0 or PMCNTEN writes start the host's own counters
+ * while the VM runs, and read its execution in them.  A PMU its share
+ * does not fit (kvm_pmu_part_pvm_fits(): fewer counters, no FEAT_HPMN0
+ * for a share of 0, traps that need MDCR_EL2.TPM) gives the VM no PMU
+ * for this run: its accesses trap and UNDEF, and its counters stay in
+ * the hypervisor's copy of the vCPU until a run on a PMU that fits.
  */
 static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int n)
 {
@@ -245,16 +251,17 @@ static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int
 			       read_sysreg_s(SYS_ID_AA64DFR1_EL1),
 			       read_sysreg(id_aa64mmfr0_el1), read_sysreg(midr_el1), n,
 			       KVM_PMU_PART_GUARD_AUTO);
-	traps = kvm_pmu_part_traps(&caps, false, true);
-	/* The host's share as a request: 0 without FEAT_HPMN0 is refused. */
-	if (kvm_pmu_part_size(&caps, (int)d->hpmn, 0) != (int)d->hpmn ||
-	    kvm_pmu_part_need_tpm(&caps, &traps)) {
+	if (!kvm_pmu_part_pvm_fits(&caps, d->hpmn)) {
 		d->enabled = false;
 		return;
 	}
+	traps = kvm_pmu_part_traps(&caps, false, true);
 	kvm_pmu_part_fgt(&traps, &fgt);
 	d->hdfgrtr = fgt.hdfgrtr;
 	d->hdfgwtr = fgt.hdfgwtr;
+	d->hdfgrtr2 = fgt.hdfgrtr2;
+	d->hdfgwtr2 = fgt.hdfgwtr2;
+	d->scrub = kvm_pmu_part_scrub_mask(&caps, d->hpmn);
 	d->virt_e = !caps.hpmn_enforced;
 }
 
@@ -293,16 +300,19 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 	/* A protected VM's first run decides for good, no PMU included. */
 	if (!(protected_vm && d->pvm)) {
 		d->pvm = protected_vm;
-		d->enabled = READ_ONCE(h->enabled) &&
-			     kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
-			     KVM_PMU_PART_PMUVER_V3P5;
+		d->chosen = READ_ONCE(h->enabled) &&
+			    kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
+			    KVM_PMU_PART_PMUVER_V3P5;
 		d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
 		d->mask = kvm_pmu_part_guest_mask(d->hpmn);
+		d->scrub = d->mask | (READ_ONCE(h->scrub) & BIT_ULL(ARMV8_PMU_INSTR_IDX));
 		d->virt_e = READ_ONCE(h->virt_e);
 		d->pmuv3p5 = true;
-		if (protected_vm && d->enabled)
-			__pmu_direct_pvm_traps(d, n);
 	}
+	/* Its share and traps against this CPU's PMU, at every run. */
+	d->enabled = d->chosen;
+	if (protected_vm && d->enabled)
+		__pmu_direct_pvm_traps(d, n);
 	if (!d->enabled) {
 		if (protected_vm)
 			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR;
@@ -324,6 +334,10 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 		*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) &= ~KVM_PMU_PART_HDFGWTR_MASK;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
+		*vcpu_fgt(vcpu, HDFGRTR2_EL2) &= ~KVM_PMU_PART_HDFGRTR2_MASK;
+		*vcpu_fgt(vcpu, HDFGRTR2_EL2) |= d->hdfgrtr2;
+		*vcpu_fgt(vcpu, HDFGWTR2_EL2) &= ~KVM_PMU_PART_HDFGWTR2_MASK;
+		*vcpu_fgt(vcpu, HDFGWTR2_EL2) |= d->hdfgwtr2;
 		vcpu->arch.mdcr_el2 &= ~(KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR);
 		if (d->virt_e)
 			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
@@ -340,7 +354,8 @@ static inline void __pmu_direct_pvm_ctxt_copy(struct kvm_cpu_context *to,
 					      const struct kvm_cpu_context *from,
 					      const struct kvm_vcpu *vcpu)
 {
-	bool direct = kvm_vcpu_pmu_is_direct(vcpu) && vcpu->arch.pmu.direct.pvm;
+	/* Not the run's enabled: a run may give it no PMU, never its registers. */
+	bool direct = vcpu->arch.pmu.direct.pvm && vcpu->arch.pmu.direct.chosen;
 	size_t lo = offsetof(struct kvm_cpu_context, sys_regs[PMCR_EL0]);
 	size_t hi = offsetof(struct kvm_cpu_context, sys_regs[PMUSERENR_EL0 + 1]);
 
@@ -413,6 +428,56 @@ static inline bool __pmu_direct_evreg(struct kvm_vcpu *vcpu, int idx, bool typer
 	return true;
 }
 
+/* The guest's PMCR_EL0 as it wrote it (virtual E: the vCPU has E). */
+static inline u64 __pmu_direct_guest_pmcr(struct kvm_vcpu *vcpu)
+{
+	u64 pmcr = read_sysreg(pmcr_el0);
+
+	if (!vcpu->arch.pmu.direct.virt_e)
+		return pmcr;
+	return (pmcr & ~ARMV8_PMU_PMCR_E) | (__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_E);
+}
+
+/* The guest's counters that count now: PMCR_EL0.E and PMCNTEN, as it set them. */
+static inline u64 __pmu_direct_counting(struct kvm_vcpu *vcpu, u64 mask)
+{
+	if (vcpu->arch.pmu.direct.virt_e)
+		return __pmu_direct_hw_cnten(vcpu, mask);
+	if (!(read_sysreg(pmcr_el0) & ARMV8_PMU_PMCR_E))
+		return 0;
+	return read_sysreg(pmcntenset_el0) & mask;
+}
+
+/*
+ * A trapped PMSWINC_EL0 write (@val: the guest's counters it names),
+ * made at the guest's EL0 or EL1.  Written again here it would count
+ * nothing: MDCR_EL2.HPMD prohibits the guest's counters at EL2.  So each
+ * counting event counter of @val whose type counts SW_INCR at the
+ * writer's EL goes up by one here, and sets its overflow flag where it
+ * wraps, as the write would have done at that EL (Arm ARM D13.4.4).
+ */
+static inline void __pmu_direct_swinc(struct kvm_vcpu *vcpu, u64 val)
+{
+	bool el0 = (*vcpu_cpsr(vcpu) & PSR_MODE_MASK) == PSR_MODE_EL0t;
+	bool lp = read_sysreg(pmcr_el0) & ARMV8_PMU_PMCR_LP;
+	u64 incr = val & __pmu_direct_counting(vcpu, __pmu_direct_mask(vcpu));
+	unsigned int i;
+
+	/* No for_each_set_bit(): nVHE's EL2 has no find_next_bit(). */
+	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
+		bool overflow;
+		u64 c;
+
+		if (!(incr & BIT_ULL(i)) ||
+		    !kvm_pmu_part_swinc_counts(__pmu_direct_sel_read(i, true), el0))
+			continue;
+		c = kvm_pmu_part_swinc_value(__pmu_direct_sel_read(i, false), lp, &overflow);
+		__pmu_direct_sel_write(i, false, c);
+		if (overflow)
+			write_sysreg(BIT_ULL(i), pmovsset_el0);
+	}
+}
+
 /*
  * The registers that name counters by bit, and PMCR_EL0 writes: the
  * guest's bits only.  A write to PMOVSCLR_EL0 releases the overflows it
@@ -458,6 +523,16 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
 		if (!write) {
 			*val = inten & mask;
 		} else if (iss == __PMU_DIRECT_ISS(SYS_PMINTENSET_EL1)) {
+			/*
+			 * One that raises the interrupt is the host's to serve
+			 * (kvm_pmu_part_inten_raises()), but a protected VM's,
+			 * which only the hypervisor may: its interrupt is raised
+			 * at its next exit.
+			 */
+			if (!vcpu->arch.pmu.direct.pvm &&
+			    kvm_pmu_part_inten_raises(__pmu_direct_guest_pmcr(vcpu), v, inten,
+						      read_sysreg(pmovsclr_el0), mask))
+				return false;
 			__vcpu_assign_sys_reg(vcpu, PMINTENSET_EL1, (inten | v) & mask);
 			write_sysreg(kvm_pmu_part_hw_inten(v, read_sysreg(pmovsclr_el0), mask),
 				     pmintenset_el1);
@@ -479,7 +554,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
 		return true;
 	case __PMU_DIRECT_ISS(SYS_PMSWINC_EL0):
 		if (write)
-			write_sysreg(v & ~BIT(ARMV8_PMU_CYCLE_IDX), pmswinc_el0);
+			__pmu_direct_swinc(vcpu, v);
 		return write;
 	case __PMU_DIRECT_ISS(SYS_PMCR_EL0): {
 		const struct kvm_pmu_part_caps caps = {
