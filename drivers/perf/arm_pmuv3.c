@@ -401,10 +401,10 @@ static u64 armv8pmu_chain_typer(u64 typer)
 
 /*
  * Start an event's counter.  Every path that stops a counter disables
- * it, but the counter is disabled here again first (stock does not):
- * one register write per start stops a counter left enabled by someone
- * else (the protected-debug boot's hostile-host hook does) before the
- * new event's type is programmed.
+ * it, but the counter is disabled here again first: one register write
+ * per start stops a counter left enabled by someone else (a hypervisor
+ * switch that went wrong; the hostile-host test does it on purpose)
+ * before the new event's type is programmed.
  */
 static void armv8pmu_enable(struct perf_event *event)
 {

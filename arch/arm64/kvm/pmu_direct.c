@@ -299,7 +299,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	why = kvm_pmu_direct_unsupported(vcpu);
 	if (!why && !irqchip_in_kernel(kvm))
 		why = "needs an in-kernel vGIC";
-	/* Its PPI's irq_ops and list-register path (glue 0023) are GICv2/v3's. */
+	/* Its PPI's owner-resampled list-register path is GICv2/v3's. */
 	if (!why && vgic_is_v5(kvm))
 		why = "needs a GICv2 or GICv3 vGIC, not GICv5";
 	if (!why && kvm->arch.pmu_filter)

@@ -56,14 +56,15 @@ static __always_inline u64 __pmu_direct_mask(struct kvm_vcpu *vcpu)
 	}))
 
 /*
- * The guarded profile (a PMU that does not enforce HPMN: QEMU 10) keeps
- * the guest's PMCR_EL0.E virtual (@virt_e): PMCR_EL0 traps both ways
+ * The guarded profile (a PMU that does not enforce HPMN) keeps the
+ * guest's PMCR_EL0.E virtual (@virt_e): PMCR_EL0 traps both ways
  * (MDCR_EL2.TPMCR) and PMCNTEN does anyway, so the hardware's E stays 1
  * while the guest runs and the guest's E is applied to its counter
- * enables instead.  QEMU 10 raises the PMU interrupt only while
- * PMCR_EL0.E is set, for the host's counters too, where the Arm ARM
- * gates those by MDCR_EL2.HPME: with the guest's E in the hardware, a
- * host sampling a guest whose PMU is idle got nearly no samples.
+ * enables instead.  The Arm ARM gates the overflow interrupt of the
+ * host's counters [HPMN, N) by MDCR_EL2.HPME (D13.3); a PMU that does
+ * not enforce HPMN may gate it by PMCR_EL0.E instead, and with the
+ * guest's E in the hardware a host sampling a guest whose PMU is idle
+ * would get nearly no samples (pmu-direct.rst, "Known limits").
  * Return: the guest's counter enables (@mask: its counters) as the
  * hardware must have them.
  */
@@ -199,10 +200,10 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 		__pmu_direct_pvm_save_scrub(vcpu);
 	write_sysreg(d->pmcr_host, pmcr_el0);
 	/*
-	 * After the host's PMCR_EL0: QEMU 10 gates the PMU interrupt by
-	 * PMCR_EL0.E alone and recomputes it only on PMOVS and PMINTEN
-	 * writes, so a host overflow that came while the guest's E was 0
-	 * is raised here, at the latest (pmu-direct.rst, "Known limits").
+	 * After the host's PMCR_EL0: on a PMU that gates the interrupt by
+	 * PMCR_EL0.E alone (above), the PMOVS and PMINTEN writes below
+	 * raise a host overflow that came while the guest's E was 0, at
+	 * the latest (pmu-direct.rst, "Known limits").
 	 */
 	ovs = read_sysreg(pmovsclr_el0) & mask;
 	write_sysreg(d->scrub, pmovsclr_el0);
