@@ -236,14 +236,17 @@ static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 
 /*
  * A protected VM's run hides it from every host counter: a type that
- * counts neither EL1 nor EL0, whatever the host asked (P and U set, and
- * NSK and NSU clear, which with EL3 present would otherwise turn P and
- * U around for Non-secure EL1 and EL0), keeping the host's EL2 (NSH) and
- * event fields.
+ * counts nothing, whatever the host asked (P and U set, and NSK and NSU
+ * clear, which with EL3 present would otherwise turn P and U around for
+ * Non-secure EL1 and EL0; NSH clear), keeping the event fields.  EL2
+ * too: what the hypervisor does between the VM's entry and exit (the
+ * traps it serves without an exit, their number and their paths) is the
+ * VM's behaviour, and a host counting EL2 would read it.
  */
 static inline u64 kvm_pmu_confidential_typer(u64 typer)
 {
-	return (typer & ~(u64)(ARMV8_PMU_EXCLUDE_NS_EL1 | ARMV8_PMU_EXCLUDE_NS_EL0)) |
+	return (typer & ~(u64)(ARMV8_PMU_EXCLUDE_NS_EL1 | ARMV8_PMU_EXCLUDE_NS_EL0 |
+			       ARMV8_PMU_INCLUDE_EL2)) |
 	       ARMV8_PMU_EXCLUDE_EL1 | ARMV8_PMU_EXCLUDE_EL0;
 }
 
@@ -252,9 +255,10 @@ static inline u64 kvm_pmu_confidential_typer(u64 typer)
  * PMU itself, not from the host's state.  @enabled are the counters the
  * host has enabled (PMCNTENSET_EL0, clamped to those that exist) and
  * @typer their types as read from the PMU.  Each enabled counter whose
- * type counts EL1 or EL0 gets the confidential type for the run and its
- * own back at exit: host-only events keep counting the host's EL2 work,
- * and no event counts inside the VM.  Counters the host enables only in
+ * type counts anything gets the confidential type for the run and its
+ * own back at exit: host-only events keep counting the hypervisor's work
+ * before the entry and after the exit, and no event counts inside the
+ * VM's run, the hypervisor's part of it included.  Counters the host enables only in
  * guest context stay disabled.  Nothing of the host's state is used, so
  * a lying host changes nothing here.
  */

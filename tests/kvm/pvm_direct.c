@@ -23,6 +23,11 @@
  *    PMCR_EL0) holds none of the guest's values;
  *  - pvm_guest_only_zero: a host guest-only instructions event on the
  *    vCPU thread counts nothing of the protected VM;
+ *  - pvm_el2_work_hidden: the hypervisor's work inside the VM's run is
+ *    the VM's: a host-only instructions event that counts EL2 does not
+ *    grow when the guest makes TRAPS more PMINTENSET_EL1 reads between
+ *    two exits, each served at EL2 without an exit (perf.rst, "Protected
+ *    VMs");
  *  - pvm_pmceid_hw: the guest reads the hardware's PMCEID0_EL0, as any
  *    direct guest (pmu-direct.rst says why): INST_RETIRED among its
  *    events, as the host's PMU lists it, so that Linux's generic events
@@ -62,8 +67,21 @@
 #define SLOT_AFTER	3
 #define SLOT_DONE	4
 #define SLOT_IDS	5
+#define SLOT_TRAPS0	6
+#define SLOT_TRAPS1	7
+#define SLOT_TRAPS2	8
+
+/* PMINTENSET_EL1 reads (each trapped, served at EL2) a segment grows by. */
+#define TRAPS		2000
 
 /* ---- guest ---------------------------------------------------------------- */
+
+/* @n PMU accesses that trap to EL2 and are served there (no exit). */
+static void pmu_traps(uint64_t n)
+{
+	while (n--)
+		(void)read_sysreg(pmintenset_el1);
+}
 
 static void pvm_guest(uint64_t n)
 {
@@ -86,6 +104,11 @@ static void pvm_guest(uint64_t n)
 	isb();
 	pvm_report(SLOT_MARKED, 0);
 	pvm_report(SLOT_AFTER, read_sysreg(pmevcntr0_el0));
+	pvm_report(SLOT_TRAPS0, 0);
+	pmu_traps(TRAPS);
+	pvm_report(SLOT_TRAPS1, 0);
+	pmu_traps(2 * TRAPS);
+	pvm_report(SLOT_TRAPS2, 0);
 	for (;;)
 		pvm_report(SLOT_DONE, 0);
 }
@@ -127,12 +150,14 @@ int main(void)
 	int64_t cntr, typer, pmcr;
 	struct kvm_vcpu *vcpu;
 	struct kvm_vm *vm;
-	uint64_t loop, after, ids, buf[2] = { 0, UINT64_MAX };
+	uint64_t loop, after, ids, buf[2] = { 0, UINT64_MAX }, h[3];
+	int64_t growth;
+	int i, host_fd;
 	int gic_fd, cap, err, val = -1, fd;
 	bool host_events = host_has_events();
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
-	plan(7);
+	plan(8);
 
 	/* A VMM that asks for the trapped PMU. */
 	vm = pvm_create(&vcpu, true, pvm_guest, &gic_fd);
@@ -167,6 +192,19 @@ int main(void)
 	typer = host_reg(vcpu, KVM_ARM64_SYS_REG(SYS_PMEVTYPERn_EL0(0)));
 	pmcr = host_reg(vcpu, KVM_ARM64_SYS_REG(SYS_PMCR_EL0));
 	after = pvm_run_to(vcpu, SLOT_AFTER);
+	/* Host-only, counting EL2 (exclude_hv clear), over two segments. */
+	host_fd = perf_open_side(SIDE_HOST, -1, 0);
+	ioctl(host_fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < 3; i++) {
+		uint64_t v[2];
+
+		pvm_run_to(vcpu, SLOT_TRAPS0 + i);
+		TEST_ASSERT(read(host_fd, v, sizeof(v)) == sizeof(v), "read host-only");
+		h[i] = v[1];
+	}
+	close(host_fd);
+	/* The second segment makes TRAPS more accesses than the first. */
+	growth = (int64_t)(h[2] - h[1]) - (int64_t)(h[1] - h[0]);
 	pvm_run_to(vcpu, SLOT_DONE);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	TEST_ASSERT(read(fd, buf, sizeof(buf)) == sizeof(buf), "read guest-only");
@@ -188,6 +226,9 @@ int main(void)
 	check(buf[1] == 0, "pvm_guest_only_zero",
 	      "host guest-only instructions over the protected VM's runs: %lu (want 0)",
 	      buf[1]);
+	check(growth < TRAPS + (int64_t)qemu_slack(20 * TRAPS), "pvm_el2_work_hidden",
+	      "host-only (EL2 counted) over a segment with %d guest PMU traps more: %+ld instructions (want under %lu)",
+	      TRAPS, growth, TRAPS + qemu_slack(20 * TRAPS));
 	check((ids & BIT(INST_RETIRED)) && host_events, "pvm_pmceid_hw",
 	      "guest's PMCEID0_EL0 %#lx (want INST_RETIRED, bit %d); the host's PMU lists inst_retired: %s",
 	      ids, INST_RETIRED, host_events ? "yes" : "no");

@@ -330,9 +330,10 @@ static void sanitise_recomputes_switching_test(struct kunit *test)
 }
 
 /*
- * A protected VM: every enabled counter that could count its EL1 or EL0
- * is rewritten for the run to count neither, its own type (as read,
- * whatever bits the host set) restored at exit; EL2 and the event stay.
+ * A protected VM: every enabled counter that could count anything is
+ * rewritten for the run to count nothing (EL2 included: the hypervisor's
+ * work inside the run is the VM's), its own type (as read, whatever bits
+ * the host set) restored at exit; the event stays.
  * Guest-only counters (not enabled in host context) stay off, and the
  * host's state is not consulted: whatever it held before is dropped.
  */
@@ -350,16 +351,17 @@ static void confidential_test(struct kunit *test)
 
 	memset(&dst, 0xff, sizeof(dst));
 	kvm_pmu_events_confidential(&dst, enabled, typer);
-	KUNIT_EXPECT_EQ(test, dst.typer_switch, B(0) | B(2) | B(3) | B(31));
+	KUNIT_EXPECT_EQ(test, dst.typer_switch, B(0) | B(1) | B(2) | B(3) | B(31));
 	KUNIT_EXPECT_EQ(test, dst.switching, dst.typer_switch);
 	KUNIT_EXPECT_EQ(test, dst.events_host, 0UL);
 	KUNIT_EXPECT_EQ(test, dst.events_guest, 0UL);
 	KUNIT_EXPECT_EQ(test, dst.plan, KVM_PMU_PLAN_CYCLE_TYPER |
 			FIELD_PREP(KVM_PMU_PLAN_EVTYPER_TOP, 4));
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[0], (u64)(0x08 | P | U));
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[1], (u64)(0x08 | P | U));
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[2], (u64)(0x11 | P | U));
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[3], (u64)(0x08 | P | U));
-	KUNIT_EXPECT_EQ(test, dst.typer_guest[31], (u64)(NSH | P | U));
+	KUNIT_EXPECT_EQ(test, dst.typer_guest[31], (u64)(P | U));
 	KUNIT_EXPECT_EQ(test, dst.typer_host[2], typer[2]);
 	KUNIT_EXPECT_EQ(test, dst.typer_host[31], typer[31]);
 
