@@ -459,6 +459,9 @@ static bool kvm_pmu_direct_vcpu_irq_level(struct kvm_vcpu *vcpu)
 				      vcpu->arch.pmu.direct.mask);
 }
 
+/* The hostile-host test's view of a protected VM's counters (below). */
+static void kvm_pmu_direct_pvm_observe_start(struct kvm_vcpu *vcpu);
+
 /*
  * vcpu_load: move host events off the guest's counters, then load them.  Between
  * exits the guest's counters stay in the hardware, disabled (EL2 clears
@@ -488,6 +491,8 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	/* A protected VM's are the hypervisor's, switched at EL2. */
 	if (!kvm_vm_is_protected(vcpu->kvm))
 		kvm_pmu_direct_write_counters(vcpu);
+	else
+		kvm_pmu_direct_pvm_observe_start(vcpu);
 	d->loaded = true;
 	local_irq_restore(flags);
 	/*
@@ -524,6 +529,12 @@ late_initcall(kvm_pmu_direct_hostile_init);
 static unsigned long kvm_pmu_direct_pvm_mask(struct kvm_vcpu *vcpu)
 {
 	return kvm_pmu_part_guest_mask(vcpu->kvm->arch.nr_pmu_counters);
+}
+
+/* At vcpu_load: so that a SEL found at vcpu_put is this VM's. */
+static void kvm_pmu_direct_pvm_observe_start(struct kvm_vcpu *vcpu)
+{
+	write_sysreg(0, pmselr_el0);
 }
 
 static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
@@ -583,6 +594,7 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 	write_sysreg(mask, pmovsset_el0);
 }
 #else
+static void kvm_pmu_direct_pvm_observe_start(struct kvm_vcpu *vcpu) {}
 static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu) {}
 #endif
 

@@ -335,10 +335,9 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 		*vcpu_fgt(vcpu, HDFGRTR_EL2) |= d->hdfgrtr;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) &= ~KVM_PMU_PART_HDFGWTR_MASK;
 		*vcpu_fgt(vcpu, HDFGWTR_EL2) |= d->hdfgwtr;
-		*vcpu_fgt(vcpu, HDFGRTR2_EL2) &= ~KVM_PMU_PART_HDFGRTR2_MASK;
-		*vcpu_fgt(vcpu, HDFGRTR2_EL2) |= d->hdfgrtr2;
-		*vcpu_fgt(vcpu, HDFGWTR2_EL2) &= ~KVM_PMU_PART_HDFGWTR2_MASK;
-		*vcpu_fgt(vcpu, HDFGWTR2_EL2) |= d->hdfgwtr2;
+		/* FGT2's bits trap when clear: only add the partition's traps. */
+		*vcpu_fgt(vcpu, HDFGRTR2_EL2) &= ~KVM_PMU_PART_HDFGRTR2_MASK | d->hdfgrtr2;
+		*vcpu_fgt(vcpu, HDFGWTR2_EL2) &= ~KVM_PMU_PART_HDFGWTR2_MASK | d->hdfgwtr2;
 		vcpu->arch.mdcr_el2 &= ~(KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR);
 		if (d->virt_e)
 			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
