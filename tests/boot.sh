@@ -43,8 +43,10 @@ esac
 # Protected boots pay the hypervisor's ~12,600 EL2 instructions an exit
 # (about 250 s a boot on 2 cores; 300 s ran out with a build beside it),
 # the debug one under lockdep too; the Linux-guest boots run two guests.
+# The two-CPU protected boot runs the base selftests twice (the second
+# time with kvm.pmu_direct=1): 600 s ran out beside another boot.
 case "$MODE" in
-protected-debug) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
+protected-debug|protected) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
 # The -up boots run four Linux guests (five with the direct PMU's).
 *-up) TIMEOUT=${BOOT_TIMEOUT:-900} ;;
 protected*) TIMEOUT=${BOOT_TIMEOUT:-600} ;;
