@@ -442,16 +442,17 @@ static void armv8pmu_disable(struct perf_event *event)
  * Counters a direct-PMU vCPU owns (Documentation/arch/arm64/pmu-direct.rst).
  */
 
-/* Per CPU: those of the vCPU loaded here, which host events must not use. */
+/*
+ * Per CPU: those of the vCPU loaded here, which host events must not use,
+ * and whether a host event found no counter while it was (starved).
+ */
 static DEFINE_PER_CPU(u64, armv8pmu_guest_owned);
+static DEFINE_PER_CPU(bool, armv8pmu_guest_starved);
 
-/* The counters this CPU's host events may use: @avail = cntr_mask less those. */
+/* The counters this CPU's host events may use. */
 static void armv8pmu_host_counters(struct arm_pmu *cpu_pmu, unsigned long *avail)
 {
-	DECLARE_BITMAP(owned, ARMPMU_MAX_HWEVENTS);
-
-	bitmap_from_u64(owned, __this_cpu_read(armv8pmu_guest_owned));
-	bitmap_andnot(avail, cpu_pmu->cntr_mask, owned, ARMPMU_MAX_HWEVENTS);
+	armv8pmu_host_avail(avail, cpu_pmu->cntr_mask, __this_cpu_read(armv8pmu_guest_owned));
 }
 
 /**
@@ -462,17 +463,22 @@ static void armv8pmu_host_counters(struct arm_pmu *cpu_pmu, unsigned long *avail
  * KVM calls this with IRQs disabled, at vcpu_load before it writes the
  * guest's counters and at vcpu_put after it saved them.  Host events that
  * sit on a counter given away are rescheduled by the perf core onto the
- * others, or wait for one (flexible events multiplex).
+ * others, or wait for one (flexible events multiplex; a pinned event that
+ * finds none goes to ERROR, as wherever pinned events outnumber the
+ * counters).  Those that waited are rescheduled at put
+ * (armv8pmu_own_resched()).
  */
 void armv8pmu_guest_own(struct arm_pmu *cpu_pmu, u64 mask)
 {
 	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
-	DECLARE_BITMAP(owned, ARMPMU_MAX_HWEVENTS);
+	bool starved = __this_cpu_read(armv8pmu_guest_starved);
+	u64 used;
 
 	lockdep_assert_irqs_disabled();
+	bitmap_to_arr64(&used, cpuc->used_mask, ARMPMU_MAX_HWEVENTS);
 	__this_cpu_write(armv8pmu_guest_owned, mask);
-	bitmap_from_u64(owned, mask);
-	if (bitmap_intersects(cpuc->used_mask, owned, ARMPMU_MAX_HWEVENTS))
+	__this_cpu_write(armv8pmu_guest_starved, false);
+	if (armv8pmu_own_resched(mask, used, starved))
 		perf_pmu_resched(&cpu_pmu->pmu);
 }
 
@@ -688,9 +694,14 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 	};
 
 	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
+	int idx;
 
 	armv8pmu_host_counters(cpu_pmu, avail);
-	return armv8pmu_alloc_counter(cpuc->used_mask, avail, &req);
+	idx = armv8pmu_alloc_counter(cpuc->used_mask, avail, &req);
+	/* No counter while a vCPU owns some: reschedule when it gives them back. */
+	if (idx < 0 && __this_cpu_read(armv8pmu_guest_owned))
+		__this_cpu_write(armv8pmu_guest_starved, true);
+	return idx;
 }
 
 static void armv8pmu_clear_event_idx(struct pmu_hw_events *cpuc,

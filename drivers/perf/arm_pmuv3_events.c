@@ -244,6 +244,35 @@ int armv8pmu_alloc_counter(unsigned long *used_mask,
 }
 EXPORT_SYMBOL_IF_KUNIT(armv8pmu_alloc_counter);
 
+/*
+ * The counters host events may use while a direct-PMU vCPU loaded on this
+ * CPU owns @owned (Documentation/arch/arm64/pmu-direct.rst): @avail =
+ * @cntr_mask less those.
+ */
+void armv8pmu_host_avail(unsigned long *avail, const unsigned long *cntr_mask, u64 owned)
+{
+	DECLARE_BITMAP(own, ARMPMU_MAX_HWEVENTS);
+
+	bitmap_from_u64(own, owned);
+	bitmap_andnot(avail, cntr_mask, own, ARMPMU_MAX_HWEVENTS);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_host_avail);
+
+/*
+ * Whether the perf core must reschedule this CPU's host events as a vCPU
+ * takes counters (@owned) or gives them back (@owned = 0): at load when a
+ * host event sits on one it takes (@used), at put when a host event found
+ * no counter while they were taken (@starved), so that it gets one now
+ * rather than at the next multiplexing rotation.  A pinned event that
+ * found none went to ERROR (the perf core's rule for a pinned event that
+ * cannot be scheduled) and stays there until it is enabled again.
+ */
+bool armv8pmu_own_resched(u64 owned, u64 used, bool starved)
+{
+	return owned ? (owned & used) != 0 : starved;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_own_resched);
+
 void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained)
 {
 	__clear_bit(idx, used_mask);

@@ -61,6 +61,10 @@ int armv8pmu_alloc_counter(unsigned long *used_mask,
 			   const struct armv8pmu_alloc_req *req);
 void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained);
 
+/* Counters a direct-PMU vCPU owns: what is left to host events, and when to resched. */
+void armv8pmu_host_avail(unsigned long *avail, const unsigned long *cntr_mask, u64 owned);
+bool armv8pmu_own_resched(u64 owned, u64 used, bool starved);
+
 /* events/, format/ and caps/ of a PMU being initialised. */
 void armv8pmu_init_attr_groups(struct arm_pmu *cpu_pmu);
 

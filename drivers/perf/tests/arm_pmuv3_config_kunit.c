@@ -256,6 +256,56 @@ static void group_limit_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, cntr, &cycles), -EAGAIN);
 }
 
+/*
+ * With a direct-PMU vCPU owning counters 0-2 and PMCCNTR (a share of 3
+ * of 6), host events get counters 3-5 only: CPU_CYCLES falls back to an
+ * event counter, a fourth event and a pair that would need 2-3 fail.
+ * Given back, all are the host's again.
+ */
+static void guest_owned_alloc_test(struct kunit *test)
+{
+	struct armv8pmu_alloc_req cycles = { .evtype = 0x11 };
+	struct armv8pmu_alloc_req inst = { .evtype = 0x08 };
+	struct armv8pmu_alloc_req pair = { .evtype = 0x08, .chained = true };
+	u64 owned = GENMASK_ULL(2, 0) | BIT_ULL(ARMV8_PMU_CYCLE_IDX);
+	DECLARE_BITMAP(cntr, ARMPMU_MAX_HWEVENTS);
+	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
+	DECLARE_BITMAP(used, ARMPMU_MAX_HWEVENTS) = { };
+
+	pmu_counters(cntr, 6);
+	armv8pmu_host_avail(avail, cntr, owned);
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &cycles), 3);
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &pair), 4);
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &inst), -EAGAIN);
+	armv8pmu_free_counter(used, 4, true);
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &inst), 4);
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &inst), 5);
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &pair), -EAGAIN);
+
+	armv8pmu_host_avail(avail, cntr, 0);
+	KUNIT_EXPECT_TRUE(test, bitmap_equal(avail, cntr, ARMPMU_MAX_HWEVENTS));
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &cycles),
+			ARMV8_PMU_CYCLE_IDX);
+	KUNIT_EXPECT_EQ(test, armv8pmu_alloc_counter(used, avail, &pair), 0);
+}
+
+/*
+ * The perf core reschedules host events at a vCPU's load only when one
+ * sits on a counter it takes, and at its put only when one found no
+ * counter meanwhile.
+ */
+static void own_resched_test(struct kunit *test)
+{
+	u64 owned = GENMASK_ULL(2, 0) | BIT_ULL(ARMV8_PMU_CYCLE_IDX);
+
+	KUNIT_EXPECT_FALSE(test, armv8pmu_own_resched(owned, GENMASK_ULL(5, 3), false));
+	KUNIT_EXPECT_TRUE(test, armv8pmu_own_resched(owned, BIT_ULL(ARMV8_PMU_CYCLE_IDX), false));
+	KUNIT_EXPECT_TRUE(test, armv8pmu_own_resched(owned, BIT_ULL(0), false));
+	KUNIT_EXPECT_FALSE(test, armv8pmu_own_resched(0, GENMASK_ULL(5, 3), false));
+	KUNIT_EXPECT_TRUE(test, armv8pmu_own_resched(0, GENMASK_ULL(5, 3), true));
+	KUNIT_EXPECT_TRUE(test, armv8pmu_own_resched(0, 0, true));
+}
+
 /* Three chained pairs fill six counters; freeing one makes room again. */
 static void pairs_and_free_test(struct kunit *test)
 {
@@ -311,6 +361,8 @@ static struct kunit_case arm_pmuv3_alloc_test_cases[] = {
 	KUNIT_CASE_PARAM(alloc_test, alloc_gen_params),
 	KUNIT_CASE(group_limit_test),
 	KUNIT_CASE(pairs_and_free_test),
+	KUNIT_CASE(guest_owned_alloc_test),
+	KUNIT_CASE(own_resched_test),
 	KUNIT_CASE(overflow_pending_test),
 	{}
 };
