@@ -372,8 +372,8 @@ def main():
               "service (of its exits, how many are its hypercalls), ours "
               "with the direct PMU (`kvm.pmu_direct=1`, a share of 4 "
               "counters: n/a where the guest's group does not fit) in the "
-              "guarded trap profile QEMU gets, and in the unguarded one "
-              "(`kvm.pmu_direct_guard=off`) a PMU that enforces HPMN "
+              "guarded trap profile (`kvm.pmu_direct_guard=on`; Debian's QEMU "
+              "gets it), and in the unguarded one a PMU that enforces HPMN "
               "gets.\n")
         print("| operation | exits: stock | ours, trapped | ours, service "
               "| ours, direct | ours, unguarded | host instructions: stock "
@@ -452,11 +452,11 @@ Figures of the 7.3 run under QEMU 10.0.2 (every mode on one CPU); the
 notes say where a figure is not understood yet.
 
 - **The direct PMU column** (`kvm.pmu_direct=1`, every mode) runs the
-  guarded profile under QEMU, which does not enforce HPMN at EL1: every
-  counter-indexed access and every `PMCR_EL0` write traps to EL2 and
-  is served there without an exit, and those EL2 round trips are in its
-  host instructions (QEMU 10.0.2 does not trap `PMCR_EL0` reads: it
-  lacks `MDCR_EL2.TPMCR`).  On a PMU that enforces HPMN only `PMINTEN` and
+  guarded profile (`kvm.pmu_direct_guard=on`), the one a PMU that does
+  not enforce HPMN at EL1 gets (Debian's QEMU): every counter-indexed
+  access and every `PMCR_EL0` access traps to EL2 and is served there
+  without an exit, and those EL2 round trips are in its host
+  instructions.  On a PMU that enforces HPMN only `PMINTEN` and
   `PMOVS` writes would trap.  Its guest has 4 counters (the host keeps
   2 for its own counting), so the 7-event context switch multiplexes
   and the 6-counter group read does not fit (n/a).  An overflow costs
@@ -477,12 +477,9 @@ notes say where a figure is not understood yet.
   do not trap: the next column.
 
 - **The unguarded column** is the same direct PMU in the trap profile a
-  PMU that enforces HPMN gets (`kvm.pmu_direct_guard=off`): only
-  `PMINTEN` accesses and `PMOVS` writes trap (to EL2, the overflow's
-  hold).  QEMU does not enforce HPMN, so this guest reaches the host's
-  counters: its kernel's PMU reset at boot stops and zeroes them (host
-  perf enables its counting event again when it next schedules it,
-  before the runs); `vpmu_ops` touches only the guest's own.  Group
+  PMU that enforces HPMN gets, which the HPMN probe chooses on the
+  boots' QEMU (it enforces HPMN, qemu/patches/): only `PMINTEN`
+  accesses and `PMOVS` writes trap (to EL2, the overflow's hold).  Group
   reads then cost the host at most about a hundred instructions, within
   the runs' spread (VHE 7 and 10, nVHE 7 and -46, protected 103 and 15;
   no ratio is printed for a figure below 0), a counter's open

@@ -43,10 +43,8 @@
  * @hdfgrtr2, @hdfgwtr2: likewise in the FGT2 registers, whose bits trap
  *             when clear: within KVM_PMU_PART_HDFG{R,W}TR2_MASK, the
  *             partition's value (a 0 traps)
- * @scrub:     the counter bits cleared at load and at every exit,
- *             kvm_pmu_part_scrub_mask(): @mask and, with
- *             FEAT_PMUv3_ICNTR, the instruction counter's
- * @vacate:    the counters host events must leave while it is loaded
+ * @vacate:    the counters host events must leave while it is loaded,
+ *             and the bits cleared at load and at every exit
  * @irq_level: the guest's PMU interrupt as EL2 left it at the last exit
  *             (PMCR_EL0.E, PMOVS and PMINTEN as the guest sees them),
  *             or as vcpu_load finds it in the vCPU's registers (not a
@@ -82,7 +80,6 @@ struct kvm_pmu_direct {
 	u64 hdfgwtr;
 	u64 hdfgrtr2;
 	u64 hdfgwtr2;
-	u64 scrub;
 	u64 vacate;
 };
 
@@ -102,6 +99,10 @@ void armv8pmu_guest_own(struct arm_pmu *cpu_pmu, u64 mask);
 #ifdef CONFIG_KVM_ARM_PMU_DIRECT
 #define kvm_vcpu_pmu_is_direct(vcpu)	((vcpu)->arch.pmu.direct.enabled)
 
+/* The HPMN probe's answer (the host's, and at EL2 the hypervisor's copy). */
+extern bool kvm_pmu_hpmn_enforced;
+void kvm_pmu_direct_probe(void);
+
 int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_init(struct kvm_vcpu *vcpu);
@@ -120,6 +121,7 @@ static inline void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed) {}
 #else
 #define kvm_vcpu_pmu_is_direct(vcpu)	false
 
+static inline void kvm_pmu_direct_probe(void) {}
 static inline int kvm_pmu_direct_init(struct kvm_vcpu *vcpu) { return 0; }
 static inline bool kvm_pmu_direct_vm(struct kvm *kvm) { return false; }
 static inline void kvm_pmu_direct_nr_set(struct kvm_vcpu *vcpu) {}

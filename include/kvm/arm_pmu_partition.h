@@ -77,7 +77,6 @@
 #define KVM_PMU_PART_DFR0_HPMN0		GENMASK_ULL(63, 60)	/* ID_AA64DFR0_EL1 */
 #define KVM_PMU_PART_DFR1_PMICNTR	GENMASK_ULL(39, 36)	/* ID_AA64DFR1_EL1 */
 #define KVM_PMU_PART_MMFR0_FGT		GENMASK_ULL(59, 56)	/* ID_AA64MMFR0_EL1 */
-#define KVM_PMU_PART_MIDR_IMPLEMENTER	GENMASK_ULL(31, 24)	/* MIDR_EL1 */
 
 /* ID_AA64DFR0_EL1.PMUVer and ID_AA64MMFR0_EL1.FGT values. */
 #define KVM_PMU_PART_PMUVER_V3		0x1
@@ -101,9 +100,10 @@
  * @icntr:         FEAT_PMUv3_ICNTR: PMICNTR_EL0 exists
  * @fgt, @fgt2:    FEAT_FGT, FEAT_FGT2
  * @hpmn_enforced: accesses from EL1 and EL0 to counters at or above HPMN
- *                 are refused (UNDEFINED by index, RAZ/WI by bit) and a
- *                 PMCR_EL0.P written there resets only [0, HPMN), as the
- *                 Arm ARM requires.  QEMU 10 does neither: on a PMU
+ *                 are refused (trapped or UNDEFINED by index, RAZ/WI by
+ *                 bit) and a PMCR_EL0.P written there resets only
+ *                 [0, HPMN), as the Arm ARM requires; found by the probe
+ *                 at KVM init (kvm_pmu_part_probe_counter()).  On a PMU
  *                 that does not, every register that names a counter is
  *                 trapped and checked at EL2 (the guarded profile).
  */
@@ -119,11 +119,13 @@ struct kvm_pmu_part_caps {
 	bool hpmn_enforced;
 };
 
-/* kvm.pmu_direct_guard: which PMUs are trusted to enforce HPMN. */
+/*
+ * kvm.pmu_direct_guard: which PMUs are trusted to enforce HPMN.  There is
+ * no "off": a PMU that failed the probe is never trusted.
+ */
 enum kvm_pmu_part_guard {
-	KVM_PMU_PART_GUARD_AUTO,	/* all but software implementations */
+	KVM_PMU_PART_GUARD_AUTO,	/* those that passed the probe */
 	KVM_PMU_PART_GUARD_ON,		/* none: always the guarded profile */
-	KVM_PMU_PART_GUARD_OFF,		/* all (QEMU: for measurement only) */
 	KVM_PMU_PART_GUARD_NR
 };
 
@@ -133,7 +135,6 @@ static inline const char *const *kvm_pmu_part_guard_names(void)
 	static const char *const names[KVM_PMU_PART_GUARD_NR] = {
 		[KVM_PMU_PART_GUARD_AUTO] = "auto",
 		[KVM_PMU_PART_GUARD_ON] = "on",
-		[KVM_PMU_PART_GUARD_OFF] = "off",
 	};
 
 	return names;
@@ -148,7 +149,7 @@ static inline const char *kvm_pmu_part_guard_name(enum kvm_pmu_part_guard guard)
 /*
  * kvm.pmu_direct_guard's value from what was written to it (one trailing
  * newline allowed, as sysfs writes have one: sysfs_streq()).  Return: the
- * guard, or -EINVAL for anything but "auto", "on" and "off".
+ * guard, or -EINVAL for anything but "auto" and "on".
  */
 static inline int kvm_pmu_part_guard_parse(const char *val)
 {
@@ -167,15 +168,38 @@ static inline unsigned int kvm_pmu_part_pmuver(u64 dfr0)
 }
 
 /*
- * The capabilities, from the sanitised ID registers and PMCR_EL0.N.  A
- * MIDR_EL1 implementer of 0 is "reserved for software use" (Arm ARM
- * D24.2, MIDR_EL1): QEMU's "max" CPU is one, and it does not enforce
- * HPMN for EL1 accesses, so in auto mode no software implementation is
- * trusted to.
+ * The HPMN probe (arch/arm64/kvm/pmu_direct.c, at KVM init on every CPU):
+ * with MDCR_EL2.HPMN set to the counter this returns, EL1 writes that
+ * counter's bit to PMCNTENSET_EL0 and reads it back.  Where EL2 is
+ * enabled, the bits of counters at or above HPMN are RAZ/WI at EL1 and
+ * EL0 (Arm ARM, PMCNTENSET_EL0's P<m> fields): a PMU that lets the bit
+ * read 1 does not enforce HPMN.  Return: the counter (HPMN = it, so that
+ * it is the first one EL1 may not use), or -1 where no probe can be made:
+ * no counter, or a single one and no FEAT_HPMN0 (HPMN = 0 is then
+ * CONSTRAINED UNPREDICTABLE).
+ */
+static inline int kvm_pmu_part_probe_counter(unsigned int n, bool hpmn0)
+{
+	n = min_t(unsigned int, n, ARMV8_PMU_MAX_GENERAL_COUNTERS);
+	if (!n || (n == 1 && !hpmn0))
+		return -1;
+	return n - 1;
+}
+
+/* What the probe of @counter found, from the PMCNTENSET_EL0 EL1 read. */
+static inline bool kvm_pmu_part_probe_enforced(int counter, u64 pmcntenset)
+{
+	return counter >= 0 && !(pmcntenset & BIT_ULL(counter));
+}
+
+/*
+ * The capabilities, from the sanitised ID registers, PMCR_EL0.N and the
+ * HPMN probe's answer (@probed: the PMU enforces HPMN), which the guard
+ * may overrule only towards the guarded profile.
  */
 static inline void kvm_pmu_part_caps_from(struct kvm_pmu_part_caps *caps,
 					  u64 dfr0, u64 dfr1, u64 mmfr0,
-					  u64 midr, unsigned int n,
+					  bool probed, unsigned int n,
 					  enum kvm_pmu_part_guard guard)
 {
 	unsigned int ver = kvm_pmu_part_pmuver(dfr0);
@@ -189,17 +213,7 @@ static inline void kvm_pmu_part_caps_from(struct kvm_pmu_part_caps *caps,
 	caps->icntr = FIELD_GET(KVM_PMU_PART_DFR1_PMICNTR, dfr1) != 0;
 	caps->fgt = fgt >= KVM_PMU_PART_FGT_V1;
 	caps->fgt2 = fgt >= KVM_PMU_PART_FGT_V2;
-	switch (guard) {
-	case KVM_PMU_PART_GUARD_ON:
-		caps->hpmn_enforced = false;
-		break;
-	case KVM_PMU_PART_GUARD_OFF:
-		caps->hpmn_enforced = true;
-		break;
-	default:
-		caps->hpmn_enforced = FIELD_GET(KVM_PMU_PART_MIDR_IMPLEMENTER, midr) != 0;
-		break;
-	}
+	caps->hpmn_enforced = probed && guard == KVM_PMU_PART_GUARD_AUTO;
 }
 
 /* No KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS: the guest gets what the host leaves. */
@@ -269,7 +283,12 @@ static inline u64 kvm_pmu_part_host_mask(const struct kvm_pmu_part_caps *caps,
 /*
  * The counters host perf must vacate when a direct vCPU is loaded: all
  * it could use otherwise (the event counters, PMCCNTR_EL0 and, if it
- * exists, PMICNTR_EL0) but its share.
+ * exists, PMICNTR_EL0) but its share.  They are also the bits EL2 clears
+ * from PMCNTEN, PMINTEN and PMOVS as the vCPU's PMU is loaded and at
+ * every exit: MDCR_EL2.HPMN partitions the event counters only, so where
+ * those registers do not trap the guest reaches the instruction
+ * counter's F0 (bit 32) too, and must neither find the host's overflow
+ * of PMICNTR_EL0 there nor leave that counter running for the host.
  */
 static inline u64 kvm_pmu_part_vacate_mask(const struct kvm_pmu_part_caps *caps,
 					   unsigned int hpmn)
@@ -279,25 +298,6 @@ static inline u64 kvm_pmu_part_vacate_mask(const struct kvm_pmu_part_caps *caps,
 	if (caps->icntr)
 		all |= BIT_ULL(ARMV8_PMU_INSTR_IDX);
 	return all & ~kvm_pmu_part_host_mask(caps, hpmn);
-}
-
-/*
- * The counter bits EL2 clears from PMCNTEN, PMINTEN and PMOVS as a direct
- * vCPU's PMU is loaded, and at every exit: the guest's counters, and the
- * instruction counter's F0 (bit 32, FEAT_PMUv3_ICNTR).  MDCR_EL2.HPMN
- * partitions the event counters only, so where those registers do not
- * trap the guest reaches F0 too: it must neither find the host's
- * overflow of PMICNTR_EL0 there nor leave that counter running for the
- * host, which vacated it (kvm_pmu_part_vacate_mask()).
- */
-static inline u64 kvm_pmu_part_scrub_mask(const struct kvm_pmu_part_caps *caps,
-					  unsigned int hpmn)
-{
-	u64 mask = kvm_pmu_part_guest_mask(hpmn);
-
-	if (caps->icntr)
-		mask |= BIT_ULL(ARMV8_PMU_INSTR_IDX);
-	return mask;
 }
 
 /*

@@ -42,10 +42,10 @@ for t in $base_tests; do
 done
 nvpmu=0; for t in $vpmu_base; do nvpmu=$((nvpmu + 1)); done
 case "$mode" in
-*-debug|*-nmi) plan $((4 + nbase + direct)) ;;
-protected) plan $((6 + nbase + pvm + 2 * direct + pvmd + direct * nvpmu)) ;;
-*-up) plan $((6 + nbase + pvm + 3 * direct + pvmd)) ;;
-*) plan $((7 + nbase + pvm + 2 * direct + pvmd + direct * nvpmu)) ;;
+*-debug|*-nmi) plan $((4 + nbase + 2 * direct)) ;;
+protected) plan $((6 + nbase + pvm + 3 * direct + pvmd + direct * nvpmu)) ;;
+*-up) plan $((6 + nbase + pvm + 4 * direct + pvmd)) ;;
+*) plan $((7 + nbase + pvm + 3 * direct + pvmd + direct * nvpmu)) ;;
 esac
 
 if [ ! -e /dev/kvm ]; then
@@ -59,9 +59,9 @@ run_ours() {	# name [args...]
 	run_program "$name" "/bin/$name" "$@"
 }
 
-# run_program with kvm.pmu_direct_guard=off, back to auto after.
-run_guard_off() {	# name program [args...]
-	echo off > /sys/module/kvm/parameters/pmu_direct_guard
+# run_program with kvm.pmu_direct_guard=on, back to auto after.
+run_guard_on() {	# name program [args...]
+	echo on > /sys/module/kvm/parameters/pmu_direct_guard
 	run_program "$@"
 	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
 }
@@ -83,28 +83,44 @@ protected) run_ours pmu_split ;;
 esac
 run_ours pmu_stress
 run_ours vpmu_hostile
-# The direct guest PMU, in every host mode (non-protected VMs in
-# protected mode: pKVM gives protected VMs no PMU).  Under Debian's QEMU
-# (pmuv3.qemu=debian, tests/boot.sh), which lacks MDCR_EL2.TPMCR, it
-# holds pmcr_e_readback to that QEMU's known answer instead.
+# The HPMN probe at KVM init chose the profile: unguarded on our QEMU,
+# which enforces MDCR_EL2.HPMN (qemu/patches/), guarded on Debian's,
+# which does not (pmuv3.qemu=, tests/boot.sh).
 qemu=$(sed -n 's/.*pmuv3\.qemu=\([a-z]*\).*/\1/p' /proc/cmdline)
-[ $direct = 1 ] && PMU_DIRECT_QEMU=$qemu run_ours pmu_direct
-# The profile a PMU that enforces HPMN gets (kvm.pmu_direct_guard=off),
-# in the one-CPU boots, which run on our QEMU (it enforces HPMN): the
-# whole set of checks.
-case "$mode" in
-*-up) [ $direct = 1 ] && run_guard_off pmu_direct_unguarded /bin/pmu_direct unguarded ;;
-esac
+if [ $direct = 1 ]; then
+	want=Y
+	[ "$qemu" = debian ] && want=N
+	got=$(cat /sys/module/kvm/parameters/pmu_direct_hpmn_enforced 2>&1)
+	[ "$got" = "$want" ]
+	result hpmn_probe $? "kvm.pmu_direct_hpmn_enforced: $got (want $want, QEMU=$qemu); $(dmesg | grep -m1 'HPMN probe' | sed 's/.*\] //')"
+fi
+# The direct guest PMU, in every host mode (non-protected VMs in
+# protected mode: pKVM gives protected VMs no PMU), in the profile the
+# probe chose: "pmu_direct unguarded" (the whole set) on our QEMU, the
+# guarded set on Debian's, where PMU_DIRECT_QEMU holds the checks that
+# QEMU's missing traps change to its known answers.  The one-CPU boots
+# also run the guarded profile on our QEMU (kvm.pmu_direct_guard=on).
+if [ $direct = 1 ]; then
+	if [ "$qemu" = debian ]; then
+		PMU_DIRECT_QEMU=$qemu run_ours pmu_direct
+	else
+		run_program pmu_direct_unguarded /bin/pmu_direct unguarded
+	fi
+	case "$mode" in
+	*-up) run_guard_on pmu_direct /bin/pmu_direct ;;
+	esac
+fi
 run_ours perfreg_abi
 # A protected VM's runs hidden from host counters (protected hosts only:
 # elsewhere KVM refuses to create one).
 [ $pvm = 1 ] && run_ours pvm_hidden
 # A protected VM with the direct PMU: its counts right, none of them the
-# host's to read.  In protected-up with kvm.pmu_direct_guard=off, which a
-# protected VM's trap profile must ignore (the hypervisor picks it).
+# host's to read.  In protected-up with kvm.pmu_direct_guard=on, which a
+# protected VM's trap profile must ignore (the hypervisor picks it from
+# its copy of the probe's answer).
 if [ $pvmd = 1 ]; then
 	case "$mode" in
-	*-up) run_guard_off pvm_direct /bin/pvm_direct ;;
+	*-up) run_guard_on pvm_direct /bin/pvm_direct ;;
 	*) run_ours pvm_direct ;;
 	esac
 fi

@@ -7,8 +7,9 @@
 # The stock host has no service: its guest traps.  Where the host has the
 # direct PMU (7.x), once more on it, with a share
 # of 4 (the host keeps 2 counters, for its own counting): the group read
-# of 6 does not fit there; and where kvm.pmu_direct_guard exists, once
-# more in the unguarded profile (pmu-direct.rst, What traps).  Sourced by /init.
+# of 6 does not fit there: in the guarded profile, and where the HPMN
+# probe found the PMU enforces HPMN, once more in the unguarded one
+# (pmu-direct.rst, What traps).  Sourced by /init.
 plan 0	# shows figures; checks nothing
 vm_bench() {	# log [kernel args]
 	log=$1; shift
@@ -25,17 +26,14 @@ vm_bench /tmp/vm_bench.log arm_pmuv3.perfreg=0
 if [ -w /sys/module/kvm/parameters/pmu_direct ]; then
 	echo 2 > /sys/module/kvm/parameters/pmu_direct_host_counters
 	echo 1 > /sys/module/kvm/parameters/pmu_direct
+	# The guarded profile (kvm.pmu_direct_guard=on), then the one the
+	# HPMN probe chose where it found the PMU enforces HPMN (our QEMU):
+	# the unguarded profile hardware gets.
+	echo on > /sys/module/kvm/parameters/pmu_direct_guard
 	vm_bench /tmp/vm_bench_direct.log pmuv3.direct=1
-	# Once more in the profile a PMU that enforces HPMN gets: QEMU does
-	# not, so this guest reaches the host's counters: its kernel's PMU
-	# reset at boot (all of PMCNTENCLR, then PMCR_EL0.P) stops and zeroes
-	# them.  Host perf enables its counting event again when it next
-	# schedules it, long before the runs, which count between two of
-	# vmhost's answers; vpmu_ops touches only the guest's counters.
-	if [ -w /sys/module/kvm/parameters/pmu_direct_guard ]; then
-		echo off > /sys/module/kvm/parameters/pmu_direct_guard
+	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
+	if [ "$(cat /sys/module/kvm/parameters/pmu_direct_hpmn_enforced)" = Y ]; then
 		vm_bench /tmp/vm_bench_unguarded.log pmuv3.direct=unguarded
-		echo auto > /sys/module/kvm/parameters/pmu_direct_guard
 	fi
 	echo 0 > /sys/module/kvm/parameters/pmu_direct
 	echo 3 > /sys/module/kvm/parameters/pmu_direct_host_counters

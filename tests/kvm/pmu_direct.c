@@ -65,8 +65,8 @@
  *    at EL0 (PMUSERENR_EL0.SW set) advance a SW_INCR counter that counts
  *    both ELs by both, one that counts EL1 only by the EL1 writes, one
  *    that counts EL0 only by the EL0 writes (Arm ARM D13.4.4), exactly,
- *    on the direct vCPU; on a trapped one the EL1 writes alike (QEMU does
- *    not trap the EL0 ones to KVM: see check_swinc());
+ *    on the direct vCPU and on a trapped one (Debian's QEMU does not
+ *    trap the EL0 ones to KVM: see check_swinc());
  *  - inten_raises_irq: with an overflow set and its interrupt disabled
  *    (PMCR_EL0.E set, guest interrupts masked, PPI 23 enabled), the
  *    PMINTENSET_EL1 write that enables it makes the PMU interrupt pending
@@ -77,11 +77,16 @@
  *    share succeeds and with another N fails with EINVAL (a migration
  *    must keep the share), and the guest still reads N = share; a
  *    trapped vCPU's PMCR_EL0.N below its N is accepted, as in stock.
+ *  - overflow64_irq: with PMCR_EL0.LP set, event counters 0 and 1 (an
+ *    even and an odd one) overflow at 64 bits, set their PMOVS bits and
+ *    make the PMU interrupt pending (ICC_HPPIR1_EL1), as on a trapped
+ *    vCPU.
  *
  * "pmu_direct unguarded" runs the same checks in the profile a PMU that
- * enforces MDCR_EL2.HPMN at EL0 and EL1 gets (kvm.pmu_direct_guard=off,
- * which the caller sets: the program checks it), on a PMU that does
- * enforce it (the boots' QEMU, qemu/patches/).
+ * enforces MDCR_EL2.HPMN at EL0 and EL1 gets: the HPMN probe at KVM init
+ * found it does (the boots' QEMU, qemu/patches/) and kvm.pmu_direct_guard
+ * is auto; without the argument the run must be in the guarded profile
+ * (Debian's QEMU, or kvm.pmu_direct_guard=on).  The program checks both.
  *
  * "pmu_direct migrate" (two CPUs or more) plans one check instead:
  *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
@@ -166,6 +171,7 @@ static const char *const checks[] = {
 	"split_exact", "fresh_vm_reset", "nr_counters", "service_same_values",
 	"service_irq_line", "restored_irq_line", "swinc_exact",
 	"inten_raises_irq", "pmcr_e_readback", "pmcr_n_restore",
+	"overflow64_irq",
 };
 
 /* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
@@ -818,6 +824,48 @@ static void guest_pmcr_e(void)
 	isb();
 	rep.v[1] = read_sysreg(pmcr_el0);
 	rep.pmcr = read_sysreg(pmcr_el0);
+	GUEST_DONE();
+}
+
+/*
+ * 64-bit overflow (PMCR_EL0.LP) of event counters 0 and 1, both counting
+ * INST_RETIRED from OVF64_SHORT short of 2^64 with their interrupts
+ * enabled, guest interrupts masked: rep.v[0] their PMOVSSET_EL0 bits,
+ * rep.v[1] the pending INTID, rep.v[2] and [3] their values after.
+ */
+#define OVF64_SHORT	100
+#define OVF64_LOOPS	500
+static void guest_overflow64(void)
+{
+	int i;
+
+	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
+	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
+	write_sysreg(~0UL, pmcntenclr_el0);
+	write_sysreg(~0UL, pmintenclr_el1);
+	write_sysreg(~0UL, pmovsclr_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LP | ARMV8_PMU_PMCR_LC, pmcr_el0);
+	write_sysreg(INST_RETIRED, pmevtyper0_el0);
+	write_sysreg(INST_RETIRED, pmevtyper1_el0);
+	write_sysreg(-(uint64_t)OVF64_SHORT, pmevcntr0_el0);
+	write_sysreg(-(uint64_t)OVF64_SHORT, pmevcntr1_el0);
+	write_sysreg(BIT(0) | BIT(1), pmintenset_el1);
+	write_sysreg(BIT(0) | BIT(1), pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LP | ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	for (i = 0; i < OVF64_LOOPS; i++)
+		asm volatile("nop");
+	write_sysreg(ARMV8_PMU_PMCR_LP | ARMV8_PMU_PMCR_LC, pmcr_el0);
+	isb();
+	rep.v[0] = read_sysreg(pmovsset_el0) & (BIT(0) | BIT(1));
+	rep.v[1] = pending_intid();
+	rep.v[2] = read_sysreg(pmevcntr0_el0);
+	rep.v[3] = read_sysreg(pmevcntr1_el0);
+	write_sysreg(~0UL, pmintenclr_el1);
+	write_sysreg(~0UL, pmcntenclr_el0);
+	write_sysreg(~0UL, pmovsclr_el0);
+	write_sysreg(0, pmcr_el0);
+	isb();
 	GUEST_DONE();
 }
 
@@ -1596,6 +1644,25 @@ static void vgic_bit(int gic_fd, uint32_t group, uint64_t attr, unsigned int bit
 }
 
 /* guest_irq_line() on a direct (@direct) or trapped vCPU: its rep.v[]. */
+/* The distributor's group 1 and the PMU's PPI on, as a guest's GIC driver would have them. */
+static void dvm_pmu_irq_on(struct dvm *d)
+{
+	vgic_bit(d->gic_fd, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_CTLR_OFF, GICD_CTLR_G1, true);
+	vgic_bit(d->gic_fd, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_SGI_ISENABLER0, PMU_PPI,
+		 true);
+}
+
+/* One run of @guest_code, the PMU's PPI on, on a direct or a trapped vCPU. */
+static void irq_run(void *guest_code, int direct, struct report *r)
+{
+	struct dvm d;
+
+	dvm_new(&d, guest_code, direct);
+	dvm_pmu_irq_on(&d);
+	dvm_run_report(&d, r);
+	dvm_free(&d);
+}
+
 static void irq_line_run(int direct, struct report *r)
 {
 	struct ucall uc;
@@ -1603,10 +1670,7 @@ static void irq_line_run(int direct, struct report *r)
 
 	dvm_new(&d, guest_irq_line, direct);
 	vcpu_set_reg(d.vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
-	/* The distributor's group 1 and the PPI on, as a guest's GIC driver would have them. */
-	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_CTLR_OFF, GICD_CTLR_G1, true);
-	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_SGI_ISENABLER0, PMU_PPI,
-		 true);
+	dvm_pmu_irq_on(&d);
 	run_until(d.vcpu, UCALL_SYNC, &uc);
 	/* LEVEL_INFO of INTIDs 0-31: the line levels of vCPU 0's PPIs. */
 	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_LEVEL_INFO, 0, PMU_PPI, false);
@@ -1642,51 +1706,55 @@ static void swinc_run(int direct, struct report *r)
 	dvm_free(&d);
 }
 
+/*
+ * Debian's QEMU 10.0.2 (PMU_DIRECT_QEMU=debian, from tests/guest/kvm.sh)
+ * lacks two things ours has (qemu/patches): MDCR_EL2.TPMCR, and the
+ * MDCR_EL2.TPM trap of the EL0 accesses that PMUSERENR_EL0.SW/CR/ER
+ * allow.  The checks they change hold a run there to its known answer,
+ * so that the difference stays visible (and a QEMU that grows them shows
+ * up as a failure to look at).
+ */
+static bool qemu_debian(void)
+{
+	const char *qemu = getenv("PMU_DIRECT_QEMU");
+
+	return qemu && !strcmp(qemu, "debian");
+}
+
 static void check_swinc(void)
 {
 	struct report dir, trap;
-	bool ok;
+	bool ok, el0_untrapped = qemu_debian();
 
 	swinc_run(1, &dir);
 	swinc_run(0, &trap);
 	/*
 	 * The trapped vPMU filters them too (glue 0025, the stock fix): its
-	 * EL0-only counter counts none of the EL1 writes.  QEMU 10.0.2 (ours
-	 * and Debian's) does not trap an EL0 PMSWINC_EL0 write that
-	 * PMUSERENR_EL0.SW allows by MDCR_EL2.TPM, as the Arm ARM does
-	 * (pmreg_access_swinc() returns before the TPM check): the trapped
-	 * vCPU's EL0 writes reach the hardware, not KVM, and count nothing
-	 * here (tests/README.md, "Limits of QEMU").  Its counts are held to
-	 * that: EL1 writes only.
+	 * EL0-only counter counts none of the EL1 writes.  On Debian's QEMU
+	 * an EL0 PMSWINC_EL0 write that PMUSERENR_EL0.SW allows is not
+	 * trapped by MDCR_EL2.TPM: the trapped vCPU's EL0 writes reach the
+	 * hardware, not KVM, and count nothing there (tests/README.md,
+	 * "Limits of QEMU").
 	 */
 	ok = dir.v[0] == 2 * SWINC_WRITES && dir.v[1] == SWINC_WRITES &&
-	     dir.v[2] == SWINC_WRITES && trap.v[0] == SWINC_WRITES &&
-	     trap.v[1] == SWINC_WRITES && trap.v[2] == 0;
+	     dir.v[2] == SWINC_WRITES &&
+	     trap.v[0] == (el0_untrapped ? 1 : 2) * SWINC_WRITES &&
+	     trap.v[1] == SWINC_WRITES &&
+	     trap.v[2] == (el0_untrapped ? 0 : SWINC_WRITES);
 	check(ok, "swinc_exact",
-	      "SW_INCR counts of %d writes at EL1 and %d at EL0 (EL0+EL1, EL1, EL0): direct %lu, %lu, %lu (want %d, %d, %d); trapped %lu, %lu, %lu (want %d, %d, 0: QEMU leaves EL0 writes untrapped)",
+	      "SW_INCR counts of %d writes at EL1 and %d at EL0 (EL0+EL1, EL1, EL0): direct %lu, %lu, %lu (want %d, %d, %d); trapped %lu, %lu, %lu%s",
 	      SWINC_WRITES, SWINC_WRITES, dir.v[0], dir.v[1], dir.v[2],
 	      2 * SWINC_WRITES, SWINC_WRITES, SWINC_WRITES, trap.v[0], trap.v[1],
-	      trap.v[2], SWINC_WRITES, SWINC_WRITES);
-}
-
-static void inten_run(int direct, struct report *r)
-{
-	struct dvm d;
-
-	dvm_new(&d, guest_inten_raise, direct);
-	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_DIST_REGS, GICD_CTLR_OFF, GICD_CTLR_G1, true);
-	vgic_bit(d.gic_fd, KVM_DEV_ARM_VGIC_GRP_REDIST_REGS, GICR_SGI_ISENABLER0, PMU_PPI,
-		 true);
-	dvm_run_report(&d, r);
-	dvm_free(&d);
+	      trap.v[2], el0_untrapped ?
+	      " (Debian's QEMU 10.0.2: EL0 writes untrapped, EL1 ones only, known)" : "");
 }
 
 static void check_inten_raise(void)
 {
 	struct report dir, trap;
 
-	inten_run(1, &dir);
-	inten_run(0, &trap);
+	irq_run(guest_inten_raise, 1, &dir);
+	irq_run(guest_inten_raise, 0, &trap);
 	check(dir.v[0] == INTID_NONE && dir.v[1] == PMU_PPI &&
 	      trap.v[0] == INTID_NONE && trap.v[1] == PMU_PPI, "inten_raises_irq",
 	      "pending INTID with the overflow's interrupt disabled, then right after PMINTENSET enables it: direct %lu, %lu; trapped %lu, %lu (want %d, %d)",
@@ -1694,16 +1762,12 @@ static void check_inten_raise(void)
 }
 
 /*
- * Debian's QEMU 10.0.2 (PMU_DIRECT_QEMU=debian, from tests/guest/kvm.sh)
- * lacks MDCR_EL2.TPMCR: the guarded profile's PMCR_EL0 reads reach the
- * hardware, whose E it keeps at 1.  There the check holds the run to
- * that known answer, so that the difference stays visible (and a QEMU
- * that grows TPMCR shows up as a failure to look at).
+ * Without MDCR_EL2.TPMCR (Debian's QEMU) the guarded profile's PMCR_EL0
+ * reads reach the hardware, whose E it keeps at 1.
  */
 static void check_pmcr_e(void)
 {
-	const char *qemu = getenv("PMU_DIRECT_QEMU");
-	bool no_tpmcr = qemu && !strcmp(qemu, "debian");
+	bool no_tpmcr = qemu_debian();
 	struct report r;
 	struct dvm d;
 
@@ -1714,6 +1778,28 @@ static void check_pmcr_e(void)
 	check((r.v[0] & PMCR_E) && !(r.v[1] & PMCR_E) == !no_tpmcr, "pmcr_e_readback",
 	      "PMCR_EL0 read after writing E = 1: %#lx, after E = 0: %#lx%s", r.v[0], r.v[1],
 	      no_tpmcr ? " (Debian's QEMU 10.0.2, no MDCR_EL2.TPMCR: E = 0 reads 1, known)" : "");
+}
+
+/*
+ * With PMCR_EL0.LP set, an even and an odd event counter each overflow
+ * at 64 bits (the Arm ARM's PMCR_EL0.LP), set their PMOVS bit and,
+ * their interrupts enabled, raise the PMU interrupt, as on a trapped
+ * vCPU; each then holds what it counted past 2^64.
+ */
+static void check_overflow64(void)
+{
+	struct report dir, trap;
+	bool ok;
+
+	irq_run(guest_overflow64, 1, &dir);
+	irq_run(guest_overflow64, 0, &trap);
+	ok = dir.v[0] == 3 && dir.v[1] == PMU_PPI && dir.v[2] < 4 * OVF64_LOOPS &&
+	     dir.v[3] < 4 * OVF64_LOOPS && trap.v[0] == 3 && trap.v[1] == PMU_PPI &&
+	     trap.v[2] < 4 * OVF64_LOOPS && trap.v[3] < 4 * OVF64_LOOPS;
+	check(ok, "overflow64_irq",
+	      "PMOVSSET bits 0-1, pending INTID, counters 0 and 1 after a 64-bit overflow: direct %#lx, %lu, %lu, %lu; trapped %#lx, %lu, %lu, %lu (want 0x3, %d, below %d)",
+	      dir.v[0], dir.v[1], dir.v[2], dir.v[3], trap.v[0], trap.v[1], trap.v[2],
+	      trap.v[3], PMU_PPI, 4 * OVF64_LOOPS);
 }
 
 /* KVM_SET_ONE_REG of PMCR_EL0 with N = @n: 0 or its errno. */
@@ -1748,24 +1834,44 @@ static void check_pmcr_n_restore(unsigned int host_n, unsigned int share)
 	      host_n ? host_n - 1 : 0, errname(trapped));
 }
 
-/* The unguarded run: kvm.pmu_direct_guard must read "off". */
-static void require_guard_off(void)
+/* A kvm module parameter's first line, newline included ("" if none). */
+static void read_kvm_param(const char *name, char *buf, size_t size)
 {
-	char buf[16] = "";
-	FILE *f = fopen("/sys/module/kvm/parameters/pmu_direct_guard", "r");
+	char path[96];
+	FILE *f;
 
-	TEST_ASSERT(f, "no kvm.pmu_direct_guard: %s", strerror(errno));
-	if (!fgets(buf, sizeof(buf), f))
+	snprintf(path, sizeof(path), "/sys/module/kvm/parameters/%s", name);
+	f = fopen(path, "r");
+	TEST_ASSERT(f, "no kvm.%s: %s", name, strerror(errno));
+	if (!fgets(buf, size, f))
 		buf[0] = 0;
 	fclose(f);
-	TEST_ASSERT(!strcmp(buf, "off\n"), "kvm.pmu_direct_guard reads \"%s\", not off", buf);
+}
+
+/*
+ * The profile new VMs get: unguarded where kvm.pmu_direct_guard is auto
+ * and the HPMN probe found the PMU enforces HPMN, guarded otherwise.  The
+ * run must be the one it was asked for.
+ */
+static void require_profile(bool unguarded)
+{
+	char guard[16], enforced[8];
+	bool got;
+
+	read_kvm_param("pmu_direct_guard", guard, sizeof(guard));
+	read_kvm_param("pmu_direct_hpmn_enforced", enforced, sizeof(enforced));
+	got = !strcmp(guard, "auto\n") && !strcmp(enforced, "Y\n");
+	TEST_ASSERT(got == unguarded,
+		    "kvm.pmu_direct_guard %.4s, kvm.pmu_direct_hpmn_enforced %.1s: the %s profile, not the %s one",
+		    guard, enforced, got ? "unguarded" : "guarded",
+		    unguarded ? "unguarded" : "guarded");
 }
 
 int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
 	bool migrate = argc > 1 && !strcmp(argv[1], "migrate");
-	/* kvm.pmu_direct_guard=off: the profile of a PMU that enforces HPMN. */
+	/* The profile of a PMU that enforces HPMN (require_profile()). */
 	bool unguarded = argc > 1 && !strcmp(argv[1], "unguarded");
 	const char *const *names = checks;
 	size_t nr_names = ARRAY_SIZE(checks);
@@ -1786,8 +1892,8 @@ int main(int argc, char **argv)
 	}
 
 	plan(nr_names);
-	if (unguarded)
-		require_guard_off();
+	if (!expect_unsupported)
+		require_profile(unguarded);
 	s = probe_direct(&err);
 	if (s != DIRECT_OK || expect_unsupported)
 		return report_all(s, err, expect_unsupported, names, nr_names);
@@ -1812,5 +1918,6 @@ int main(int argc, char **argv)
 	check_inten_raise();
 	check_pmcr_e();
 	check_pmcr_n_restore(host_n, share);
+	check_overflow64();
 	return tally();
 }

@@ -18,6 +18,9 @@
 #include <linux/sysfs.h>
 #include <linux/uaccess.h>
 #include <asm/arm_pmuv3.h>
+#include <asm/daifflags.h>
+#include <asm/kvm_asm.h>
+#include <asm/virt.h>
 #include <asm/cputype.h>
 #include <asm/kvm_emulate.h>
 #include <asm/kvm_nested.h>
@@ -39,10 +42,8 @@ MODULE_PARM_DESC(pmu_direct_host_counters,
 /*
  * Which PMUs are trusted to enforce HPMN at EL1 and EL0 (the trap profile,
  * Documentation/arch/arm64/pmu-direct.rst), taken at a VM's first direct
- * vCPU's INIT (kvm_pmu_direct_guard()).
- * "off" on a PMU that does not enforce it (QEMU) lets that VM's guest
- * reach the host's counters: it is there to run and measure the
- * profile such hardware gets, and says so in the log.
+ * vCPU's INIT (kvm_pmu_direct_guard()): auto trusts the probe's answer,
+ * on trusts no PMU.
  */
 static int pmu_direct_guard = KVM_PMU_PART_GUARD_AUTO;
 
@@ -67,8 +68,18 @@ static const struct kernel_param_ops pmu_direct_guard_ops = {
 };
 module_param_cb(pmu_direct_guard, &pmu_direct_guard_ops, &pmu_direct_guard, 0644);
 MODULE_PARM_DESC(pmu_direct_guard,
-		 "Trust the PMU to enforce MDCR_EL2.HPMN: auto (all but software "
-		 "implementations), on (none: trap every counter-indexed access), off (all)");
+		 "Trust the PMU to enforce MDCR_EL2.HPMN: auto (if the probe at KVM init "
+		 "found it does), on (never: trap every counter-indexed access)");
+
+/*
+ * The HPMN probe's answer (kvm_pmu_direct_probe()): every CPU's PMU
+ * refuses EL1 the counters at or above MDCR_EL2.HPMN.  The protected
+ * hypervisor has its own copy, written before it is deprivileged.
+ */
+bool kvm_pmu_hpmn_enforced __ro_after_init;
+module_param_named(pmu_direct_hpmn_enforced, kvm_pmu_hpmn_enforced, bool, 0444);
+MODULE_PARM_DESC(pmu_direct_hpmn_enforced,
+		 "Whether the probe at KVM init found that the PMU enforces MDCR_EL2.HPMN");
 
 /*
  * Why this host cannot give @vcpu the direct PMU, or NULL if it can: the
@@ -157,28 +168,18 @@ static enum kvm_pmu_part_guard kvm_pmu_direct_guard(struct kvm *kvm)
 	kvm_for_each_vcpu(i, vcpu, kvm)
 		if (vcpu->arch.pmu.created && kvm_vcpu_pmu_is_direct(vcpu))
 			return vcpu->arch.pmu.direct.virt_e ? KVM_PMU_PART_GUARD_ON :
-							      KVM_PMU_PART_GUARD_OFF;
+							      KVM_PMU_PART_GUARD_AUTO;
 	return READ_ONCE(pmu_direct_guard);
 }
 
-/*
- * The PMU's capabilities as @kvm's guard has them.  Return: true if it
- * trusts HPMN where auto would not (the guest can then reach the host's
- * counters on a PMU that does not enforce it).
- */
-static bool kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
+/* The PMU's capabilities as @kvm's guard has them. */
+static void kvm_pmu_direct_caps(struct kvm *kvm, struct kvm_pmu_part_caps *caps)
 {
-	u64 dfr0 = read_sanitised_ftr_reg(SYS_ID_AA64DFR0_EL1);
-	u64 dfr1 = read_sanitised_ftr_reg(SYS_ID_AA64DFR1_EL1);
-	u64 mmfr0 = read_sanitised_ftr_reg(SYS_ID_AA64MMFR0_EL1);
-	unsigned int n = kvm_arm_pmu_get_max_counters(kvm);
-	struct kvm_pmu_part_caps auto_caps;
-
-	kvm_pmu_part_caps_from(caps, dfr0, dfr1, mmfr0, read_cpuid_id(), n,
+	kvm_pmu_part_caps_from(caps, read_sanitised_ftr_reg(SYS_ID_AA64DFR0_EL1),
+			       read_sanitised_ftr_reg(SYS_ID_AA64DFR1_EL1),
+			       read_sanitised_ftr_reg(SYS_ID_AA64MMFR0_EL1),
+			       kvm_pmu_hpmn_enforced, kvm_arm_pmu_get_max_counters(kvm),
 			       kvm_pmu_direct_guard(kvm));
-	kvm_pmu_part_caps_from(&auto_caps, dfr0, dfr1, mmfr0, read_cpuid_id(), n,
-			       KVM_PMU_PART_GUARD_AUTO);
-	return caps->hpmn_enforced && !auto_caps.hpmn_enforced;
 }
 
 /*
@@ -266,7 +267,6 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	struct kvm_pmu_part_caps caps;
 	struct kvm_pmu_part_fgt fgt;
 	unsigned int host_min;
-	bool unguarded;
 	const char *why;
 	int hpmn, req;
 
@@ -307,7 +307,7 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	if (why)
 		return kvm_pmu_direct_refuse(vcpu, by_default, why, -EOPNOTSUPP);
 
-	unguarded = kvm_pmu_direct_caps(kvm, &caps);
+	kvm_pmu_direct_caps(kvm, &caps);
 	/*
 	 * The VM's first direct vCPU sizes the share from the request and
 	 * kvm.pmu_direct_host_counters; the others take that share
@@ -340,7 +340,6 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	kvm->arch.nr_pmu_counters = hpmn;
 	d->hpmn = hpmn;
 	d->mask = kvm_pmu_part_guest_mask(hpmn);
-	d->scrub = kvm_pmu_part_scrub_mask(&caps, hpmn);
 	d->vacate = kvm_pmu_part_vacate_mask(&caps, hpmn);
 	d->pmuv3p5 = kvm_has_feat(kvm, ID_AA64DFR0_EL1, PMUVer, V3P5);
 	d->mdcr = kvm_pmu_part_mdcr(&caps, hpmn, false);
@@ -355,8 +354,6 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	kvm_vgic_set_irq_ops(vcpu, vcpu->arch.pmu.irq_num, &kvm_pmu_direct_irq_ops);
 	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	d->enabled = true;
-	if (unguarded)
-		pr_warn_once("KVM: kvm.pmu_direct_guard=off on a PMU that does not enforce HPMN: direct-PMU guests can reach the host's counters\n");
 	return 0;
 }
 
@@ -485,9 +482,9 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	local_irq_save(flags);
 	armv8pmu_guest_own(vcpu->kvm->arch.arm_pmu, d->vacate);
-	write_sysreg(d->scrub, pmcntenclr_el0);
-	write_sysreg(d->scrub, pmintenclr_el1);
-	write_sysreg(d->scrub, pmovsclr_el0);
+	write_sysreg(d->vacate, pmcntenclr_el0);
+	write_sysreg(d->vacate, pmintenclr_el1);
+	write_sysreg(d->vacate, pmovsclr_el0);
 	/* A protected VM's are the hypervisor's, switched at EL2. */
 	if (!kvm_vm_is_protected(vcpu->kvm))
 		kvm_pmu_direct_write_counters(vcpu);
@@ -781,4 +778,79 @@ int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val
 	if (!ret && write)
 		kvm_pmu_sync_hwstate(vcpu);
 	return ret;
+}
+
+/*
+ * The HPMN probe, at KVM init (kvm_arm_init(), before KVM's hypervisor is
+ * installed), on every online CPU: see kvm_pmu_part_probe_counter() for
+ * what it tests, pmu_hpmn_probe.S for how EL1 gets there.  Counter
+ * @counter's enable bit is left as it was; a host event on it loses the
+ * few instructions the probe runs with it outside EL1's range.
+ */
+extern bool kvm_nvhe_sym(kvm_pmu_hpmn_enforced);
+u64 __pmu_hpmn_nvhe_mdcr(u64 val, u64 mask, phys_addr_t el2_code);
+u64 __pmu_hpmn_vhe_probe(u64 mdcr, u64 bit, phys_addr_t el1_code);
+extern char __pmu_hpmn_el2_mdcr[], __pmu_hpmn_el1[];
+
+#define PMU_HPMN_PROBE_MDCR	(MDCR_EL2_HPMN | MDCR_EL2_TPM | MDCR_EL2_TPMCR)
+
+static u64 __init kvm_pmu_hpmn_probe_read(int counter)
+{
+	u64 mdcr, read;
+
+	if (is_kernel_in_hyp_mode()) {
+		mdcr = (read_sysreg(mdcr_el2) & ~PMU_HPMN_PROBE_MDCR) |
+		       FIELD_PREP(MDCR_EL2_HPMN, counter);
+		return __pmu_hpmn_vhe_probe(mdcr, BIT_ULL(counter),
+					    __pa_symbol(__pmu_hpmn_el1));
+	}
+	mdcr = __pmu_hpmn_nvhe_mdcr(FIELD_PREP(MDCR_EL2_HPMN, counter), PMU_HPMN_PROBE_MDCR,
+				    __pa_symbol(__pmu_hpmn_el2_mdcr));
+	write_sysreg(BIT_ULL(counter), pmcntenset_el0);
+	isb();
+	read = read_sysreg(pmcntenset_el0);
+	__pmu_hpmn_nvhe_mdcr(mdcr & PMU_HPMN_PROBE_MDCR, PMU_HPMN_PROBE_MDCR,
+			     __pa_symbol(__pmu_hpmn_el2_mdcr));
+	return read;
+}
+
+/* This CPU's answer; none without PMUv3p5, which the direct PMU needs. */
+static void __init kvm_pmu_hpmn_probe_cpu(void *refused)
+{
+	u64 dfr0 = read_sysreg(id_aa64dfr0_el1);
+	unsigned long flags;
+	u64 was, read;
+	int counter;
+
+	if (kvm_pmu_part_pmuver(dfr0) < KVM_PMU_PART_PMUVER_V3P5) {
+		atomic_inc(refused);
+		return;
+	}
+	counter = kvm_pmu_part_probe_counter(FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0)),
+					     FIELD_GET(KVM_PMU_PART_DFR0_HPMN0, dfr0));
+	if (counter < 0) {
+		atomic_inc(refused);
+		return;
+	}
+	flags = local_daif_save();
+	was = read_sysreg(pmcntenset_el0);
+	read = kvm_pmu_hpmn_probe_read(counter);
+	if (!(was & BIT_ULL(counter)))
+		write_sysreg(BIT_ULL(counter), pmcntenclr_el0);
+	isb();
+	local_daif_restore(flags);
+	if (!kvm_pmu_part_probe_enforced(counter, read))
+		atomic_inc(refused);
+}
+
+void __init kvm_pmu_direct_probe(void)
+{
+	atomic_t refused = ATOMIC_INIT(0);
+
+	on_each_cpu(kvm_pmu_hpmn_probe_cpu, &refused, true);
+	kvm_pmu_hpmn_enforced = !atomic_read(&refused);
+	kvm_nvhe_sym(kvm_pmu_hpmn_enforced) = kvm_pmu_hpmn_enforced;
+	kvm_info("HPMN probe: the PMU %s MDCR_EL2.HPMN (direct PMU: the %s profile)\n",
+		 kvm_pmu_hpmn_enforced ? "enforces" : "does not enforce",
+		 kvm_pmu_hpmn_enforced ? "unguarded" : "guarded");
 }

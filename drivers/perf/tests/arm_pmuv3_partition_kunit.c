@@ -75,8 +75,8 @@ SAME_FIELD(KVM_PMU_PART_FGT_V2, ID_AA64MMFR0_EL1_FGT_FGT2);
 /*
  * The PMUs the cases run on.  "hw" is a PMU that enforces HPMN, as the
  * Arm ARM requires; "qemu_max" is QEMU 10.0's -cpu max (N = 6, PMUv3p5,
- * FEAT_HPMN0, FEAT_FGT, no FGT2, MIDR implementer 0, HPMN not enforced
- * at EL1); "qemu_a57" its -cpu cortex-a57 (N = 6, PMUv3.0, no FGT).
+ * FEAT_HPMN0, FEAT_FGT, no FGT2, HPMN not enforced at EL1, as Debian's
+ * build has it); "qemu_a57" its -cpu cortex-a57 (N = 6, PMUv3.0, no FGT).
  */
 #define HW_P5_FGT	{ .nr_counters = 6, .hpmn0 = true, .pmuv3p1 = true,	\
 			  .pmuv3p5 = true, .fgt = true, .hpmn_enforced = true }
@@ -208,7 +208,8 @@ static void masks_partition_test(struct kunit *test)
 
 struct caps_case {
 	const char *name;
-	u64 dfr0, dfr1, mmfr0, midr;
+	u64 dfr0, dfr1, mmfr0;
+	bool probed;
 	unsigned int n;
 	enum kvm_pmu_part_guard guard;
 	struct kvm_pmu_part_caps expected;
@@ -218,27 +219,26 @@ struct caps_case {
 				 FIELD_PREP_CONST(KVM_PMU_PART_DFR0_HPMN0, hpmn0))
 #define MMFR0(fgt)		FIELD_PREP_CONST(KVM_PMU_PART_MMFR0_FGT, fgt)
 #define DFR1_ICNTR		FIELD_PREP_CONST(KVM_PMU_PART_DFR1_PMICNTR, 1)
-#define MIDR_QEMU_MAX		0x000f0510ULL	/* implementer 0, part 'Q' */
-#define MIDR_A57		0x411fd070ULL
-#define MIDR_N2			0x410fd490ULL
-
+/* @probed: what the HPMN probe found (Debian's QEMU 10.0.2: no; ours: yes). */
 static const struct caps_case caps_cases[] = {
-	{ "qemu_max", DFR0(6, 1), 0, MMFR0(1), MIDR_QEMU_MAX, 6,
+	{ "qemu_max", DFR0(6, 1), 0, MMFR0(1), false, 6,
 	  KVM_PMU_PART_GUARD_AUTO, QEMU_MAX },
-	{ "qemu_max_guard_off", DFR0(6, 1), 0, MMFR0(1), MIDR_QEMU_MAX, 6,
-	  KVM_PMU_PART_GUARD_OFF,
+	{ "qemu_max_probed", DFR0(6, 1), 0, MMFR0(1), true, 6,
+	  KVM_PMU_PART_GUARD_AUTO,
 	  { .nr_counters = 6, .hpmn0 = true, .pmuv3p1 = true, .pmuv3p5 = true,
 	    .fgt = true, .hpmn_enforced = true } },
-	{ "qemu_a57", DFR0(1, 0), 0, 0, MIDR_A57, 6,
-	  KVM_PMU_PART_GUARD_AUTO, QEMU_A57 },
-	{ "hw_guard_on", DFR0(1, 0), 0, 0, MIDR_A57, 6,
+	{ "qemu_max_probed_guard_on", DFR0(6, 1), 0, MMFR0(1), true, 6,
+	  KVM_PMU_PART_GUARD_ON, QEMU_MAX },
+	{ "qemu_a57", DFR0(1, 0), 0, 0, false, 6,
+	  KVM_PMU_PART_GUARD_AUTO, { .nr_counters = 6 } },
+	{ "hw_guard_on", DFR0(1, 0), 0, 0, true, 6,
 	  KVM_PMU_PART_GUARD_ON, { .nr_counters = 6 } },
-	{ "v3p9_icntr_fgt2", DFR0(9, 1), DFR1_ICNTR, MMFR0(2), MIDR_N2, 20,
+	{ "v3p9_icntr_fgt2", DFR0(9, 1), DFR1_ICNTR, MMFR0(2), true, 20,
 	  KVM_PMU_PART_GUARD_AUTO, HW_P9_ICNTR },
-	{ "imp_def_pmu", DFR0(0xf, 0), 0, MMFR0(1), MIDR_N2, 6,
+	{ "imp_def_pmu", DFR0(0xf, 0), 0, MMFR0(1), true, 6,
 	  KVM_PMU_PART_GUARD_AUTO,
 	  { .nr_counters = 6, .fgt = true, .hpmn_enforced = true } },
-	{ "n_clamped_to_31", DFR0(4, 0), 0, 0, MIDR_N2, 40,
+	{ "n_clamped_to_31", DFR0(4, 0), 0, 0, true, 40,
 	  KVM_PMU_PART_GUARD_AUTO,
 	  { .nr_counters = 31, .pmuv3p1 = true, .hpmn_enforced = true } },
 };
@@ -256,7 +256,7 @@ static void caps_test(struct kunit *test)
 	struct kvm_pmu_part_caps caps;
 
 	memset(&caps, 0xff, sizeof(caps));
-	kvm_pmu_part_caps_from(&caps, c->dfr0, c->dfr1, c->mmfr0, c->midr,
+	kvm_pmu_part_caps_from(&caps, c->dfr0, c->dfr1, c->mmfr0, c->probed,
 			       c->n, c->guard);
 	KUNIT_EXPECT_EQ(test, caps.nr_counters, c->expected.nr_counters);
 	KUNIT_EXPECT_EQ(test, caps.hpmn0, c->expected.hpmn0);
@@ -273,7 +273,7 @@ static void caps_test(struct kunit *test)
 static void guard_param_test(struct kunit *test)
 {
 	static const char *const bad[] = {
-		"", "\n", "of", "offf", "OFF", " on", "on ", "auto\n\n", "1", "0",
+		"", "\n", "off", "off\n", "OFF", " on", "on ", "auto\n\n", "1", "0",
 	};
 	int guard, i;
 
@@ -287,11 +287,33 @@ static void guard_param_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("auto"), KVM_PMU_PART_GUARD_AUTO);
 	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("on"), KVM_PMU_PART_GUARD_ON);
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("off\n"), KVM_PMU_PART_GUARD_OFF);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("on\n"), KVM_PMU_PART_GUARD_ON);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, kvm_pmu_part_guard_parse(bad[i]), -EINVAL,
 				    "\"%s\"", bad[i]);
 	KUNIT_EXPECT_STREQ(test, kvm_pmu_part_guard_name(KVM_PMU_PART_GUARD_NR), "?");
+}
+
+/*
+ * The HPMN probe: the counter it tests is the last one (HPMN = it), none
+ * without counters or with one and no FEAT_HPMN0; only that counter's
+ * bit reading 0 after EL1 set it says "enforced".
+ */
+static void probe_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_probe_counter(0, true), -1);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_probe_counter(1, false), -1);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_probe_counter(1, true), 0);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_probe_counter(2, false), 1);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_probe_counter(6, false), 5);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_probe_counter(31, true), 30);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_probe_counter(40, true), 30);
+
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_probe_enforced(-1, 0));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_probe_enforced(5, 0));
+	KUNIT_EXPECT_TRUE(test, kvm_pmu_part_probe_enforced(5, GENMASK_ULL(4, 0) | BIT_ULL(31)));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_probe_enforced(5, BIT_ULL(5)));
+	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_probe_enforced(0, ~0ULL));
 }
 
 /* ------------------------------------------------------------------ */
@@ -693,26 +715,24 @@ static void typer_write_test(struct kunit *test)
 }
 
 /*
- * The bits cleared at load and at every exit: the guest's counters and,
- * with FEAT_PMUv3_ICNTR, the instruction counter's F0, whatever the
- * share; never a counter the host keeps.
+ * The bits cleared at load and at every exit (the vacate mask): the
+ * guest's counters and, with FEAT_PMUv3_ICNTR, the instruction counter's
+ * F0, whatever the share; never a counter the host keeps.
  */
 static void scrub_mask_test(struct kunit *test)
 {
 	struct kvm_pmu_part_caps caps = hw_p9_icntr;
 	unsigned int hpmn;
 
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_scrub_mask(&hw_p5_fgt, 3), 0x7ULL | C31);
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_scrub_mask(&caps, 3), 0x7ULL | C31 | I32);
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_scrub_mask(&caps, 0), C31 | I32);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_vacate_mask(&hw_p5_fgt, 3), 0x7ULL | C31);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_vacate_mask(&caps, 3), 0x7ULL | C31 | I32);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_vacate_mask(&caps, 0), C31 | I32);
 	for (hpmn = 0; hpmn <= caps.nr_counters; hpmn++) {
-		u64 scrub = kvm_pmu_part_scrub_mask(&caps, hpmn);
+		u64 scrub = kvm_pmu_part_vacate_mask(&caps, hpmn);
 
 		KUNIT_EXPECT_EQ(test, scrub & kvm_pmu_part_guest_mask(hpmn),
 				kvm_pmu_part_guest_mask(hpmn));
 		KUNIT_EXPECT_EQ(test, scrub & kvm_pmu_part_host_mask(&caps, hpmn), 0ULL);
-		/* What host perf vacates is what the guest's exits clear. */
-		KUNIT_EXPECT_EQ(test, scrub, kvm_pmu_part_vacate_mask(&caps, hpmn));
 	}
 }
 
@@ -814,6 +834,7 @@ static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	KUNIT_CASE(masks_partition_test),
 	KUNIT_CASE_PARAM(caps_test, caps_gen_params),
 	KUNIT_CASE(guard_param_test),
+	KUNIT_CASE(probe_test),
 	KUNIT_CASE_PARAM(mdcr_test, mdcr_gen_params),
 	KUNIT_CASE(guest_pmcr_test),
 	KUNIT_CASE_PARAM(pmcr_write_test, pmcr_write_gen_params),

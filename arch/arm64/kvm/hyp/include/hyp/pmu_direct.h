@@ -117,7 +117,7 @@ static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
  */
 static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 {
-	u64 scrub = vcpu->arch.pmu.direct.scrub;
+	u64 scrub = vcpu->arch.pmu.direct.vacate;
 	unsigned int i;
 
 	/*
@@ -194,8 +194,8 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 		__pmu_direct_vreg(vcpu, PMCNTENSET_EL0) = read_sysreg(pmcntenset_el0) & mask;
 		__pmu_direct_vreg(vcpu, PMCR_EL0) = read_sysreg(pmcr_el0);
 	}
-	/* The instruction counter's bits too (kvm_pmu_part_scrub_mask()). */
-	write_sysreg(d->scrub, pmcntenclr_el0);
+	/* The instruction counter's bits too (kvm_pmu_part_vacate_mask()). */
+	write_sysreg(d->vacate, pmcntenclr_el0);
 	if (d->pvm)
 		__pmu_direct_pvm_save_scrub(vcpu);
 	write_sysreg(d->pmcr_host, pmcr_el0);
@@ -206,8 +206,8 @@ static inline void __pmu_direct_to_host(struct kvm_vcpu *vcpu)
 	 * the latest (pmu-direct.rst, "Known limits").
 	 */
 	ovs = read_sysreg(pmovsclr_el0) & mask;
-	write_sysreg(d->scrub, pmovsclr_el0);
-	write_sysreg(d->scrub, pmintenclr_el1);
+	write_sysreg(d->vacate, pmovsclr_el0);
+	write_sysreg(d->vacate, pmintenclr_el1);
 	__pmu_direct_vreg(vcpu, PMOVSSET_EL0) = ovs;
 	__pmu_direct_vreg(vcpu, PMSELR_EL0) = read_sysreg(pmselr_el0);
 	/* The host runs next at EL1, where it could read a protected VM's SEL. */
@@ -250,7 +250,7 @@ static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int
 
 	kvm_pmu_part_caps_from(&caps, read_sysreg(id_aa64dfr0_el1),
 			       read_sysreg_s(SYS_ID_AA64DFR1_EL1),
-			       read_sysreg(id_aa64mmfr0_el1), read_sysreg(midr_el1), n,
+			       read_sysreg(id_aa64mmfr0_el1), kvm_pmu_hpmn_enforced, n,
 			       KVM_PMU_PART_GUARD_AUTO);
 	if (!kvm_pmu_part_pvm_fits(&caps, d->hpmn)) {
 		d->enabled = false;
@@ -262,7 +262,7 @@ static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int
 	d->hdfgwtr = fgt.hdfgwtr;
 	d->hdfgrtr2 = fgt.hdfgrtr2;
 	d->hdfgwtr2 = fgt.hdfgwtr2;
-	d->scrub = kvm_pmu_part_scrub_mask(&caps, d->hpmn);
+	d->vacate = kvm_pmu_part_vacate_mask(&caps, d->hpmn);
 	d->virt_e = !caps.hpmn_enforced;
 }
 
@@ -306,7 +306,7 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 			    KVM_PMU_PART_PMUVER_V3P5;
 		d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
 		d->mask = kvm_pmu_part_guest_mask(d->hpmn);
-		d->scrub = d->mask | (READ_ONCE(h->scrub) & BIT_ULL(ARMV8_PMU_INSTR_IDX));
+		d->vacate = d->mask | (READ_ONCE(h->vacate) & BIT_ULL(ARMV8_PMU_INSTR_IDX));
 		d->virt_e = READ_ONCE(h->virt_e);
 		d->pmuv3p5 = true;
 	}
@@ -566,8 +566,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
 
 		if (!write) {
 			/* Only with virtual E: the rest as the hardware has it, N the share. */
-			*val = (read_sysreg(pmcr_el0) & ~(ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_N)) |
-			       (__vcpu_sys_reg(vcpu, PMCR_EL0) & ARMV8_PMU_PMCR_E) |
+			*val = (__pmu_direct_guest_pmcr(vcpu) & ~ARMV8_PMU_PMCR_N) |
 			       FIELD_PREP(ARMV8_PMU_PMCR_N, d->hpmn);
 			return d->virt_e;
 		}
