@@ -102,6 +102,10 @@ void armv8pmu_guest_own(struct arm_pmu *cpu_pmu, u64 mask);
 /* The HPMN probe's answer (the host's, and at EL2 the hypervisor's copy). */
 extern bool kvm_pmu_hpmn_enforced;
 void kvm_pmu_direct_probe(void);
+/* Its lower halves, arch/arm64/kvm/pmu_hpmn_probe.S (host only). */
+u64 __pmu_hpmn_nvhe_mdcr(u64 val, u64 mask, phys_addr_t el2_code);
+u64 __pmu_hpmn_vhe_probe(u64 mdcr, u64 bit, phys_addr_t el1_code);
+extern char __pmu_hpmn_el2_mdcr[], __pmu_hpmn_el1[];
 
 int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);

@@ -785,12 +785,10 @@ int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val
  * installed), on every online CPU: see kvm_pmu_part_probe_counter() for
  * what it tests, pmu_hpmn_probe.S for how EL1 gets there.  Counter
  * @counter's enable bit is left as it was; a host event on it loses the
- * few instructions the probe runs with it outside EL1's range.
+ * few instructions the probe runs with it outside EL1's range.  The
+ * protected hypervisor gets its own copy of the answer.
  */
 extern bool kvm_nvhe_sym(kvm_pmu_hpmn_enforced);
-u64 __pmu_hpmn_nvhe_mdcr(u64 val, u64 mask, phys_addr_t el2_code);
-u64 __pmu_hpmn_vhe_probe(u64 mdcr, u64 bit, phys_addr_t el1_code);
-extern char __pmu_hpmn_el2_mdcr[], __pmu_hpmn_el1[];
 
 #define PMU_HPMN_PROBE_MDCR	(MDCR_EL2_HPMN | MDCR_EL2_TPM | MDCR_EL2_TPMCR)
 
