@@ -85,9 +85,6 @@ struct kvm_pmu_direct {
 
 #define KVM_PMU_DIRECT_IRQ_UNKNOWN	0xff
 
-/* KVM_ARM_VCPU_PMU_V3_CTRL attribute: see Documentation/virt/kvm/devices/vcpu.rst */
-#define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
-
 struct arm_pmu;
 struct kvm;
 struct kvm_vcpu;

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The demo: which PMU driver counts, perf stat and perf record on a
-# workload of known length, and perf counting host vs guest of a KVM VM.
+# workload of known length, perf counting host vs guest of a KVM VM, and a
+# Linux guest's perf stat with its PMU trapped, then on the direct PMU
+# (7.x), with the host's count of the guest's exits for each.
 plan 0	# shows figures; checks nothing
 echo "== driver"
 dmesg | grep 'pmuv3-kvm:'
@@ -17,9 +19,20 @@ echo "   (pmu_split run: 1,000 rounds of EL1 and EL0 loops and a hypercall)"
 perf stat -e instructions:G,instructions:H,instructions:GH -- /bin/pmu_split run 2>&1 |
 	grep -E 'instructions|elapsed'
 echo "   G = guest only, H = host only, GH = both: G + H = GH"
+demo_vm() {	# log
+	vm_run "$1" demo_guest >/tmp/demo-vmhost.out 2>&1 ||
+		cat /tmp/demo-vmhost.out
+	sed -n '/^@@JOB demo_guest/,/^@@DONE/p' "$1" |
+		grep -v -E '^@@|^ *(KTAP version|# Subtest|1\.\.[0-9]|ok [0-9]|not ok [0-9])'
+}
 echo "== a Linux guest: our kernel at EL1 under Debian's QEMU with KVM (-cpu host:"
 echo "   a virtual PMU), Debian's perf inside; the host counts its vCPU thread"
-vm_run /tmp/demo-guest.log demo_guest >/tmp/demo-vmhost.out 2>&1 ||
-	cat /tmp/demo-vmhost.out
-sed -n '/^@@JOB demo_guest/,/^@@DONE/p' /tmp/demo-guest.log |
-	grep -v -E '^@@|^ *(KTAP version|# Subtest|1\.\.[0-9]|ok [0-9]|not ok [0-9])'
+echo "== 1. its PMU trapped: every PMU register access exits to KVM"
+demo_vm /tmp/demo-guest.log
+if [ -w /sys/module/kvm/parameters/pmu_direct ]; then
+	echo "== 2. the same guest on the direct PMU (kvm.pmu_direct=1): hardware counters"
+	echo "   of its own, $(dmesg | grep -m1 'HPMN probe' | sed 's/.*HPMN probe: //')"
+	echo 1 > /sys/module/kvm/parameters/pmu_direct
+	demo_vm /tmp/demo-guest-direct.log
+	echo 0 > /sys/module/kvm/parameters/pmu_direct
+fi

@@ -15,6 +15,8 @@
 #                              G of the N samples in the guest, U at its
 #                              EL0, M in its /bin/loop spin(); for kvm,
 #                              "samples=N top=SYMBOL pct=P"
+#   exits                      -> KVM's exit count, every vCPU (debugfs;
+#                              "count" answers it too, with host counters)
 #   events-check CODES         -> "ok" or "mismatch ...": CODES (the
 #                              guest's events/, comma-separated) against
 #                              this host's events/ that the vPMU's
@@ -141,6 +143,8 @@ record-stop)
 	esac ;;
 events-check)
 	CODES=$1 events_check ;;
+exits)
+	cat /sys/kernel/debug/kvm/exits ;;
 *)
 	echo "unknown request $req" ;;
 esac

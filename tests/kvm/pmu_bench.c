@@ -95,7 +95,6 @@ static bool vhe;
 static bool whole;
 /* The VM's vCPU has a vPMU: 0 none, else trapped or direct (the vpmu and direct rows). */
 static enum { PMU_NONE, PMU_TRAPPED, PMU_DIRECT } vm_pmu;
-#define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
 
 /* How guest_code() ends a round: an in-kernel hypercall, an exit to user space, a PMU read. */
 enum { ROUND_HVC, ROUND_USER, ROUND_PMU_READ };
@@ -284,13 +283,21 @@ static int grant_service(struct kvm_vcpu *vcpu)
 	return __vcpu_set_reg(vcpu, KVM_REG_ARM_VENDOR_HYP_BMAP_2, ALL);
 }
 
-/* KVM_ARM_VCPU_PMU_V3_DIRECT set to 1: 0, or -1 with errno set. */
+/*
+ * KVM_ARM_VCPU_PMU_V3_DIRECT set to 1: 0, or -1 with errno set (ENXIO
+ * where the UAPI header has no such attribute: 6.12).
+ */
 static int direct_set(struct kvm_vcpu *vcpu)
 {
+#ifdef KVM_ARM_VCPU_PMU_V3_DIRECT
 	int one = 1;
 
 	return __vcpu_device_attr_set(vcpu, KVM_ARM_VCPU_PMU_V3_CTRL,
 				      KVM_ARM_VCPU_PMU_V3_DIRECT, &one);
+#else
+	errno = ENXIO;
+	return -1;
+#endif
 }
 
 /* A VM for guest_code() whose vCPU has a vPMU of vm_pmu's kind (@gic: -1 if none). */

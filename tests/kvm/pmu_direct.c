@@ -2,8 +2,8 @@
 /*
  * pmu_direct - a KVM guest that owns hardware counters (the direct PMU)
  *
- * A vCPU whose VMM sets KVM_ARM_VCPU_PMU_V3_DIRECT (vCPU attribute 0x100
- * of KVM_ARM_VCPU_PMU_V3_CTRL, an int: 1 direct, 0 trapped) before
+ * A vCPU whose VMM sets KVM_ARM_VCPU_PMU_V3_DIRECT (<asm/kvm.h>, vCPU
+ * attribute 0x100 of KVM_ARM_VCPU_PMU_V3_CTRL, an int: 1 direct, 0 trapped) before
  * KVM_ARM_VCPU_PMU_V3_INIT gets MDCR_EL2.HPMN = share: event counters
  * [0, share) and the cycle counter are the guest's, PMCR_EL0.N reads as
  * share, and the host keeps [share, N) for its own events
@@ -127,9 +127,6 @@
 #include "pmu_test.h"
 #include "vpmu_vm.h"
 
-#ifndef KVM_ARM_VCPU_PMU_V3_DIRECT
-#define KVM_ARM_VCPU_PMU_V3_DIRECT		0x100
-#endif
 /* 7.3's; the 6.12 uapi lacks it. */
 #ifndef KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
 #define KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS	4

@@ -50,10 +50,6 @@
 #include "pvm_vm.h"
 #include "vpmu_vm.h"
 
-#ifndef KVM_ARM_VCPU_PMU_V3_DIRECT
-#define KVM_ARM_VCPU_PMU_V3_DIRECT	0x100
-#endif
-
 #define INST_RETIRED	ARMV8_PMUV3_PERFCTR_INST_RETIRED
 #define TYPER0		(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL0)
 #define N1		100000
