@@ -700,6 +700,20 @@ static uint64_t pending_intid(void)
 }
 
 /*
+ * Group 1 interrupts on at the CPU interface, every priority, and the PMU
+ * quiet: no counter enabled, no interrupt enabled, no overflow flag (KVM
+ * resets these to an UNKNOWN pattern).
+ */
+static void guest_irq_pmu_clear(void)
+{
+	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
+	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
+	write_sysreg(~0UL, pmcntenclr_el0);
+	write_sysreg(~0UL, pmintenclr_el1);
+	write_sysreg(~0UL, pmovsclr_el0);
+}
+
+/*
  * The PMU interrupt's line as the guest sees it, in rep.v[]: [0] raised
  * by an overflow, [1] after a SET that clears it, with no exit since,
  * [2] raised again, [3] after user space lowered the vGIC's line (at
@@ -709,12 +723,7 @@ static void guest_irq_line(void)
 {
 	uint64_t got;
 
-	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
-	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
-	/* KVM resets these to an UNKNOWN pattern: only the cycle counter's bits. */
-	write_sysreg(~0UL, pmcntenclr_el0);
-	write_sysreg(~0UL, pmintenclr_el1);
-	write_sysreg(~0UL, pmovsclr_el0);
+	guest_irq_pmu_clear();
 	write_sysreg(CYCLE_BIT, pmintenset_el1);
 	write_sysreg(CYCLE_BIT, pmovsset_el0);
 	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
@@ -795,11 +804,7 @@ static void guest_swinc(void)
  */
 static void guest_inten_raise(void)
 {
-	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
-	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
-	write_sysreg(~0UL, pmcntenclr_el0);
-	write_sysreg(~0UL, pmintenclr_el1);
-	write_sysreg(~0UL, pmovsclr_el0);
+	guest_irq_pmu_clear();
 	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
 	write_sysreg(CYCLE_BIT, pmovsset_el0);
 	isb();
@@ -840,11 +845,7 @@ static void guest_overflow64(void)
 {
 	int i;
 
-	write_sysreg_s(0xff, SYS_ICC_PMR_EL1);
-	write_sysreg_s(1, SYS_ICC_IGRPEN1_EL1);
-	write_sysreg(~0UL, pmcntenclr_el0);
-	write_sysreg(~0UL, pmintenclr_el1);
-	write_sysreg(~0UL, pmovsclr_el0);
+	guest_irq_pmu_clear();
 	write_sysreg(ARMV8_PMU_PMCR_LP | ARMV8_PMU_PMCR_LC, pmcr_el0);
 	write_sysreg(INST_RETIRED, pmevtyper0_el0);
 	write_sysreg(INST_RETIRED, pmevtyper1_el0);
