@@ -449,10 +449,19 @@ static void armv8pmu_disable(struct perf_event *event)
 static DEFINE_PER_CPU(u64, armv8pmu_guest_owned);
 static DEFINE_PER_CPU(bool, armv8pmu_guest_starved);
 
-/* The counters this CPU's host events may use. */
-static void armv8pmu_host_counters(struct arm_pmu *cpu_pmu, unsigned long *avail)
+/*
+ * The counters this CPU's host events may use: cntr_mask itself while no
+ * vCPU owns any (every event allocation asks), else @avail filled in.
+ */
+static const unsigned long *armv8pmu_host_counters(struct arm_pmu *cpu_pmu,
+						   unsigned long *avail)
 {
-	armv8pmu_host_avail(avail, cpu_pmu->cntr_mask, __this_cpu_read(armv8pmu_guest_owned));
+	u64 owned = __this_cpu_read(armv8pmu_guest_owned);
+
+	if (!owned)
+		return cpu_pmu->cntr_mask;
+	armv8pmu_host_avail(avail, cpu_pmu->cntr_mask, owned);
+	return avail;
 }
 
 /**
@@ -499,10 +508,10 @@ static void armv8pmu_clear_unused_counters(struct arm_pmu *cpu_pmu)
 {
 	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
 	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
+	const unsigned long *host = armv8pmu_host_counters(cpu_pmu, avail);
 	int idx;
 
-	armv8pmu_host_counters(cpu_pmu, avail);
-	for_each_andnot_bit(idx, avail, cpuc->used_mask, ARMPMU_MAX_HWEVENTS)
+	for_each_andnot_bit(idx, host, cpuc->used_mask, ARMPMU_MAX_HWEVENTS)
 		if (armv8pmu_hvc())
 			armv8pmu_hvc_write_evcntr(idx, 0);
 		else
@@ -696,8 +705,8 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
 	int idx;
 
-	armv8pmu_host_counters(cpu_pmu, avail);
-	idx = armv8pmu_alloc_counter(cpuc->used_mask, avail, &req);
+	idx = armv8pmu_alloc_counter(cpuc->used_mask, armv8pmu_host_counters(cpu_pmu, avail),
+				     &req);
 	/* No counter while a vCPU owns some: reschedule when it gives them back. */
 	if (idx < 0 && __this_cpu_read(armv8pmu_guest_owned))
 		__this_cpu_write(armv8pmu_guest_starved, true);
