@@ -466,7 +466,7 @@ notes say where a figure is not understood yet.
   on VHE (`exitcost`); QEMU's exec log of one shows 208, of which about
   150 are the vector, `__guest_exit`, the run loop, `__kvm_skip_instr`
   and `__guest_enter`, which no handler can shed.  An overflow costs at
-  least an exit (a direct VM's: 1,384 on VHE, 2,042 on nVHE) plus the
+  least an exit (a direct VM's: 1,389 on VHE, 2,049 on nVHE) plus the
   vGIC's injection and the guest handler's trapped accesses, against
   stock's 37,000 to 44,000: 20x of stock's trap path is out of reach
   for it under QEMU.  The direct column's per-operation figures are
@@ -481,24 +481,25 @@ notes say where a figure is not understood yet.
   boots' QEMU (it enforces HPMN, qemu/patches/): only `PMINTEN`
   accesses and `PMOVS` writes trap (to EL2, the overflow's hold).  Group
   reads then cost the host at most about a hundred instructions, within
-  the runs' spread (VHE 7 and 10, nVHE 7 and -46, protected 103 and 15;
-  no ratio is printed for a figure below 0), a counter's open
+  the runs' spread (VHE 8 and -39, nVHE 12 and -21, protected 116 and
+  17; no ratio is printed for a figure below 0), a counter's open
   and a context switch only their `PMINTENSET`/`PMINTENCLR` writes'
   EL2 round trips (on VHE host kernel code, about 200 instructions
-  each), 45x to 4,800x fewer than stock's trap path in every mode.  The
-  overflow takes its one exit: 2,010 (VHE) and 2,646 (nVHE) host
-  instructions, 18.4x and 16.2x fewer than stock.  A twentieth of
-  stock's is 1,850 and 2,139; a direct VM's exit+entry by hypercall is
-  1,384 and 2,042 (the direct PMU's price table), which leaves 466 and
-  97 for taking the physical interrupt, the host PMU handler, the
-  vGIC's injection and the guest handler's `PMOVSCLR_EL0` round trip:
-  not reached.  Stock protected
+  each), 45x to 4,200x fewer than stock's trap path in every mode.  The
+  overflow takes its one exit: 1,913 (VHE) and 2,527 (nVHE) host
+  instructions, 19.4x and 17.1x fewer than stock.  A twentieth of
+  stock's is 1,855 and 2,160; a direct VM's exit+entry by hypercall is
+  1,389 and 2,049 (the direct PMU's price table), which leaves 466 and
+  111 for taking the physical interrupt, the host PMU handler, the
+  vGIC's injection and the guest handler's `PMOVSCLR_EL0` round trip,
+  which take 524 and 478: not reached, the exit alone being 75% and 95%
+  of the budget.  Stock protected
   mode takes no sample in its guest (its vPMU counts nothing there:
   Exactness, below), so that row has no
   ratio there.
 
 - **Exactness.** Stock nVHE loses the world switch from host-only
-  events that count EL2: 983,011 instructions per 1,000 entries, about
+  events that count EL2: 983,897 instructions per 1,000 entries, about
   983 per entry (its counters are disabled and enabled inside the world
   switch; 998,999 while the VM's first run was counted too).  Stock protected mode never gives the hypervisor its switch
   state: guest-only events miss all 2,000,000 guest instructions, and
