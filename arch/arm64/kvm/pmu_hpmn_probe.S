@@ -81,6 +81,7 @@ SYM_CODE_START_LOCAL(__pmu_hpmn_enter)
 	mrs	x13, mdcr_el2
 	mrs_s	x14, SYS_SCTLR_EL12
 	msr	mdcr_el2, x0
+	mov	x0, #-1			// the answer if EL1 traps before its read: not enforced
 	mov_q	x15, INIT_SCTLR_EL1_MMU_OFF
 	msr_s	SYS_SCTLR_EL12, x15
 	mov_q	x15, HCR_E2H | HCR_RW
@@ -100,7 +101,10 @@ SYM_CODE_START(__pmu_hpmn_el1)
 	hvc	#0			// to __pmu_hpmn_leave
 SYM_CODE_END(__pmu_hpmn_el1)
 
-/* EL2, from EL1's HVC: put back what __pmu_hpmn_enter changed. */
+/*
+ * EL2, from EL1's HVC (or a trap of its PMU accesses, which leaves x0 at
+ * ~0): put back what __pmu_hpmn_enter changed.
+ */
 SYM_CODE_START_LOCAL(__pmu_hpmn_leave)
 	msr	mdcr_el2, x13
 	msr_s	SYS_SCTLR_EL12, x14
