@@ -1691,7 +1691,6 @@ static void vgic_bit(int gic_fd, uint32_t group, uint64_t attr, unsigned int bit
 	kvm_device_attr_set(gic_fd, group, attr, &val);
 }
 
-/* guest_irq_line() on a direct (@direct) or trapped vCPU: its rep.v[]. */
 /* The distributor's group 1 and the PMU's PPI on, as a guest's GIC driver would have them. */
 static void dvm_pmu_irq_on(struct dvm *d)
 {
@@ -1700,7 +1699,17 @@ static void dvm_pmu_irq_on(struct dvm *d)
 		 true);
 }
 
-/* One run of @guest_code, the PMU's PPI on, on a direct or a trapped vCPU. */
+/* One run of @guest_code on a direct (@direct) or trapped vCPU: its rep.v[]. */
+static void guest_run(void *guest_code, int direct, struct report *r)
+{
+	struct dvm d;
+
+	dvm_new(&d, guest_code, direct);
+	dvm_run_report(&d, r);
+	dvm_free(&d);
+}
+
+/* The same, the PMU's PPI on. */
 static void irq_run(void *guest_code, int direct, struct report *r)
 {
 	struct dvm d;
@@ -1711,6 +1720,7 @@ static void irq_run(void *guest_code, int direct, struct report *r)
 	dvm_free(&d);
 }
 
+/* guest_irq_line() on a direct (@direct) or trapped vCPU: its rep.v[]. */
 static void irq_line_run(int direct, struct report *r)
 {
 	struct ucall uc;
@@ -1745,15 +1755,6 @@ static void check_irq_line(void)
 	      dir.v[2], dir.v[3], dir.v[4], trap.v[2], trap.v[3], trap.v[4], PMU_PPI);
 }
 
-static void swinc_run(int direct, struct report *r)
-{
-	struct dvm d;
-
-	dvm_new(&d, guest_swinc, direct);
-	dvm_run_report(&d, r);
-	dvm_free(&d);
-}
-
 /*
  * Debian's QEMU 10.0.2 (PMU_DIRECT_QEMU=debian, from tests/guest/kvm.sh)
  * lacks two things ours has (qemu/patches): MDCR_EL2.TPMCR, and the
@@ -1774,8 +1775,8 @@ static void check_swinc(void)
 	struct report dir, trap;
 	bool ok, el0_untrapped = qemu_debian();
 
-	swinc_run(1, &dir);
-	swinc_run(0, &trap);
+	guest_run(guest_swinc, 1, &dir);
+	guest_run(guest_swinc, 0, &trap);
 	/*
 	 * The trapped vPMU filters them too (glue 0025, the stock fix): its
 	 * EL0-only counter counts none of the EL1 writes.  On Debian's QEMU
@@ -1817,11 +1818,8 @@ static void check_pmcr_e(void)
 {
 	bool no_tpmcr = qemu_debian();
 	struct report r;
-	struct dvm d;
 
-	dvm_new(&d, guest_pmcr_e, 1);
-	dvm_run_report(&d, &r);
-	dvm_free(&d);
+	guest_run(guest_pmcr_e, 1, &r);
 	/* What E = 0 reads back: 0, or (known) 1 where reads do not trap. */
 	check((r.v[0] & PMCR_E) && !(r.v[1] & PMCR_E) == !no_tpmcr, "pmcr_e_readback",
 	      "PMCR_EL0 read after writing E = 1: %#lx, after E = 0: %#lx%s", r.v[0], r.v[1],
@@ -1878,15 +1876,9 @@ static void check_chain(void)
 {
 	bool no_chain = qemu_debian();
 	struct report dir, trap;
-	int i;
 
-	for (i = 0; i < 2; i++) {
-		struct dvm d;
-
-		dvm_new(&d, guest_chain, !i);
-		dvm_run_report(&d, i ? &trap : &dir);
-		dvm_free(&d);
-	}
+	guest_run(guest_chain, 1, &dir);
+	guest_run(guest_chain, 0, &trap);
 	check(chain_ok(&dir, !no_chain) && chain_ok(&trap, true), "chain_counts",
 	      "PMCEID0 CHAIN, counter 0, counter 1 (CHAIN), PMOVSSET after a 32-bit overflow of counter 0: direct %lu, %#lx, %lu, %#lx; trapped %lu, %#lx, %lu, %#lx (want 1, 0x1 then below %#llx, 1, 0x1%s)",
 	      dir.v[0], dir.v[1], dir.v[2], dir.v[3], trap.v[0], trap.v[1], trap.v[2],

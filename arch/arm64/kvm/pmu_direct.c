@@ -812,31 +812,30 @@ static u64 __init kvm_pmu_hpmn_probe_read(int counter)
 	return read;
 }
 
-/* This CPU's answer; none without PMUv3p5, which the direct PMU needs. */
+/*
+ * This CPU's answer: no counter to probe (kvm_pmu_part_probe_counter()),
+ * or no PMUv3p5, which the direct PMU needs, counts as "not enforced".
+ */
 static void __init kvm_pmu_hpmn_probe_cpu(void *refused)
 {
 	u64 dfr0 = read_sysreg(id_aa64dfr0_el1);
 	unsigned long flags;
-	u64 was, read;
-	int counter;
+	int counter = -1;
+	u64 was, read = 0;
 
-	if (kvm_pmu_part_pmuver(dfr0) < KVM_PMU_PART_PMUVER_V3P5) {
-		atomic_inc(refused);
-		return;
+	if (kvm_pmu_part_pmuver(dfr0) >= KVM_PMU_PART_PMUVER_V3P5)
+		counter = kvm_pmu_part_probe_counter(FIELD_GET(ARMV8_PMU_PMCR_N,
+							       read_sysreg(pmcr_el0)),
+						     FIELD_GET(KVM_PMU_PART_DFR0_HPMN0, dfr0));
+	if (counter >= 0) {
+		flags = local_daif_save();
+		was = read_sysreg(pmcntenset_el0);
+		read = kvm_pmu_hpmn_probe_read(counter);
+		if (!(was & BIT_ULL(counter)))
+			write_sysreg(BIT_ULL(counter), pmcntenclr_el0);
+		isb();
+		local_daif_restore(flags);
 	}
-	counter = kvm_pmu_part_probe_counter(FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0)),
-					     FIELD_GET(KVM_PMU_PART_DFR0_HPMN0, dfr0));
-	if (counter < 0) {
-		atomic_inc(refused);
-		return;
-	}
-	flags = local_daif_save();
-	was = read_sysreg(pmcntenset_el0);
-	read = kvm_pmu_hpmn_probe_read(counter);
-	if (!(was & BIT_ULL(counter)))
-		write_sysreg(BIT_ULL(counter), pmcntenclr_el0);
-	isb();
-	local_daif_restore(flags);
 	if (!kvm_pmu_part_probe_enforced(counter, read))
 		atomic_inc(refused);
 }
