@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pmuv3-kvm: perf driver for the Armv8/Armv9 PMUv3 CPU PMU, built on the
- * arm_pmu framework, with exact KVM host/guest filtering.
+ * Perf driver for the Armv8/Armv9 PMUv3 CPU PMU, built on the arm_pmu
+ * framework, with exact KVM host/guest filtering.
  *
  * The driver has two units, with arm_pmuv3_internal.h between them:
  *  - arm_pmuv3_events.c, the event ABI: config checks, event maps,
@@ -153,7 +153,7 @@ static void armv8pmu_write_evcntr(int idx, u64 val)
  * The same through the perf-register service, which covers the event
  * counters and the cycle counter (not the instruction counter).  The
  * callers test armv8pmu_hvc() once per event, not once per register, so
- * that a host's counter accesses stay as short as they were.
+ * that a host's counter accesses carry no per-register test.
  */
 static u64 armv8pmu_hvc_read_evcntr(int idx)
 {
@@ -403,8 +403,8 @@ static u64 armv8pmu_chain_typer(u64 typer)
  * Start an event's counter.  Every path that stops a counter disables
  * it, but the counter is disabled here again first: one register write
  * per start stops a counter left enabled by someone else (a hypervisor
- * switch that went wrong; the hostile-host test does it on purpose)
- * before the new event's type is programmed.
+ * world switch that applied wrong switch state) before the new event's
+ * type is programmed.
  */
 static void armv8pmu_enable(struct perf_event *event)
 {

@@ -2,8 +2,9 @@
 /*
  * Every PMU the driver probes from DT, one row per compatible, in probe
  * table order: ARMV8PMU_CORE(name, compatible, cache map).  The name is
- * the stock driver's (user space and perf's JSON events key on it), the
- * cache map the core's IMPLEMENTATION DEFINED one, if it has one.
+ * the PMU's sysfs name, which is ABI (user space and perf's JSON events
+ * key on it), the cache map the core's IMPLEMENTATION DEFINED one, if it
+ * has one.
  *
  * A list, not a header: it is included once for each thing built from it
  * (the core indices, in arm_pmuv3_internal.h; armv8pmu_cores[], which

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pmuv3-kvm: the PMUv3 driver's event ABI, the half of the driver that
- * touches no register (arm_pmuv3.c is the other; arm_pmuv3_internal.h
- * is the interface between the two).
+ * The PMUv3 driver's event ABI, the half of the driver that touches no
+ * register (arm_pmuv3.c is the other; arm_pmuv3_internal.h is the
+ * interface between the two).
  *
  * What an event may ask for and what it is given: the raw config and
  * config1 fields and their checks, the generic events through the
@@ -586,10 +586,9 @@ static ssize_t armv8pmu_events_sysfs_show(struct device *dev,
 	PMU_EVENT_ATTR_ID(name, armv8pmu_events_sysfs_show, config)
 
 /*
- * Not sw_incr, as in the stock driver: an event's counter changes as perf
- * rotates events, so nothing can say which PMSWINC_EL0 bit to write, and
- * EL0 may not write it (PMUSERENR_EL0.SW stays 0).  The raw event r0
- * still counts it.
+ * No sw_incr here: an event's counter changes as perf rotates events, so
+ * nothing can say which PMSWINC_EL0 bit to write, and EL0 may not write
+ * it (PMUSERENR_EL0.SW stays 0).  The raw event r0 still counts it.
  */
 static struct attribute *armv8_pmuv3_event_attrs[] = {
 	ARMV8_EVENT_ATTR(l1i_cache_refill, ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pmuv3-kvm: the PMUv3 driver's client of the KVM perf-register service,
- * for arm_pmuv3.c in a KVM guest (the API is arm_pmuv3_hvc.h).
+ * The PMUv3 driver's client of the KVM perf-register service, for
+ * arm_pmuv3.c in a KVM guest (the API is arm_pmuv3_hvc.h).
  *
  * Every PMU register access of a KVM guest is an exit to the host.  Where
  * the host offers the perf-register service (<kvm/arm_pmu_hvc.h>,
@@ -17,9 +17,9 @@
  *
  * The service's entry points are noinline and reached once per event
  * (arm_pmuv3.c's armv8pmu_read_counter() and friends), not from the
- * register accessors: inlined there, they gave every accessor a stack
- * frame and kept it out of line, which cost a host (where the static key
- * is off) about 8 instructions per counter read.
+ * register accessors: inlined there, they would give every accessor a
+ * stack frame and keep it out of line, a cost a host (where the static
+ * key is off) would pay on every counter read.
  *
  * A batch the host carries out in part (its work budget spent, or its
  * CPU wanted back) is sent again from the first entry left.  A batch
@@ -75,8 +75,8 @@ MODULE_PARM_DESC(perfreg, "In a KVM guest, use the host's perf-register hypercal
  * For testing only: the Nth batch the driver sends (counted from boot,
  * over all CPUs) goes with a flag no version of the service defines,
  * which the host refuses before it reads an entry, so that the driver
- * falls back to trapped accesses as it would on a real failure
- * (tests/guest/perfreg_fail.sh).  0: never.
+ * falls back to trapped accesses as it would on a real failure.
+ * 0: never.
  */
 static unsigned int armv8pmu_perfreg_fail;
 module_param_named(perfreg_fail, armv8pmu_perfreg_fail, uint, 0444);

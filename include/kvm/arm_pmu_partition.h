@@ -10,12 +10,10 @@
  * has seen it.  Nothing here reads or writes a register: the caller
  * passes the PMU's capabilities and the host mode in.
  *
- * The register fields are defined here, under our own names, from the
- * Arm ARM (DDI 0487), rather than taken from the base tree, so that the
- * header needs nothing but generic headers and means the same on every
- * base we build (6.12 has MDCR_EL2's in <asm/kvm_arm.h>, spelt otherwise
- * and without HPMFZO; 7.3 generates them); the KUnit suite checks them
- * against the generated definitions where the base has them.
+ * The register fields are defined here, as KVM_PMU_PART_*, from the Arm
+ * ARM (DDI 0487) rather than taken from <asm/sysreg.h>, so that the
+ * header needs nothing but generic headers; the KUnit suite checks them
+ * against the generated definitions where those exist.
  */
 #ifndef __KVM_ARM_PMU_PARTITION_H
 #define __KVM_ARM_PMU_PARTITION_H
@@ -304,13 +302,14 @@ static inline u64 kvm_pmu_part_vacate_mask(const struct kvm_pmu_part_caps *caps,
  * The PMU fields of a direct vCPU's MDCR_EL2 (within
  * KVM_PMU_PART_MDCR_MASK), the same in every host mode: HPMN the guest's
  * share; HPME so that the host's counters count while the guest runs
- * (with HPMN below N, PMCR_EL0.E no longer enables them); HPMD and HCCD,
+ * (PMCR_EL0.E does not enable counters at or above HPMN); HPMD and HCCD,
  * where they exist, so that no guest counter counts at EL2, whatever
  * filter the guest writes; HLP as the host driver's PMCR_EL0.LP (set
  * wherever 64-bit event counters exist), since it sets the overflow
  * width of [HPMN, N); TPM when some PMU access must trap and FGT cannot
  * single it out (@tpm, from kvm_pmu_part_need_tpm()).  What differs per
- * mode is when it is written and by whom: kvm_pmu_part_switch_set().
+ * mode is when it is written and by whom (VHE at vcpu_load, nVHE and
+ * protected mode at every entry).
  */
 static inline u64 kvm_pmu_part_mdcr(const struct kvm_pmu_part_caps *caps,
 				    unsigned int hpmn, bool tpm)
@@ -340,10 +339,11 @@ static inline u64 kvm_pmu_part_guest_pmcr(u64 pmcr, unsigned int hpmn)
 /*
  * A guest write of PMCR_EL0 that traps (guarded profile, or TPM): the
  * value for the hardware, and whether to reset the guest's event
- * counters.  PMCR_EL0.P is never passed on: on a PMU that does not
- * enforce HPMN it would reset the host's counters too (QEMU 10 resets
- * all N), so the caller writes 0 to PMEVCNTR<n>_EL0, n < HPMN, instead.
- * C passes: the cycle counter is the guest's.  LP only with PMUv3p5.
+ * counters.  PMCR_EL0.P is never passed on: the Arm ARM limits a P
+ * written at EL1 or EL0 to counters [0, HPMN), but a PMU that does not
+ * enforce HPMN may reset the host's counters [HPMN, N) too, so the
+ * caller writes 0 to PMEVCNTR<n>_EL0, n < HPMN, instead.  C passes: the
+ * cycle counter is the guest's.  LP only with PMUv3p5.
  */
 static inline u64 kvm_pmu_part_pmcr_write(const struct kvm_pmu_part_caps *caps,
 					  u64 val, bool *reset_events)
@@ -581,89 +581,6 @@ static inline void kvm_pmu_part_fgt(const struct kvm_pmu_part_traps *t,
 }
 
 /*
- * The guest's PMU state, one bit each, for the switch sets below.
- * PMCNTEN, PMINTEN and PMOVS are the guest's bits of them; PMCCNTR and
- * PMCCFILTR the cycle counter; PMEVCNTR and PMEVTYPER n < HPMN.
- */
-enum kvm_pmu_part_ctxt {
-	KVM_PMU_PART_CTXT_PMCR,
-	KVM_PMU_PART_CTXT_PMSELR,
-	KVM_PMU_PART_CTXT_PMUSERENR,
-	KVM_PMU_PART_CTXT_PMCNTEN,
-	KVM_PMU_PART_CTXT_PMINTEN,
-	KVM_PMU_PART_CTXT_PMOVS,
-	KVM_PMU_PART_CTXT_PMCCNTR,
-	KVM_PMU_PART_CTXT_PMCCFILTR,
-	KVM_PMU_PART_CTXT_PMEVCNTR,
-	KVM_PMU_PART_CTXT_PMEVTYPER,
-	KVM_PMU_PART_CTXT_NR,
-};
-
-#define KVM_PMU_PART_CTXT_ALL		GENMASK(KVM_PMU_PART_CTXT_NR - 1, 0)
-/* The control registers: what the host's PMU use depends on. */
-#define KVM_PMU_PART_CTXT_CONTROL	(BIT(KVM_PMU_PART_CTXT_PMCR) | \
-					 BIT(KVM_PMU_PART_CTXT_PMSELR) | \
-					 BIT(KVM_PMU_PART_CTXT_PMUSERENR) | \
-					 BIT(KVM_PMU_PART_CTXT_PMCNTEN) | \
-					 BIT(KVM_PMU_PART_CTXT_PMINTEN) | \
-					 BIT(KVM_PMU_PART_CTXT_PMOVS))
-/* The counters and their types: the guest's measurements. */
-#define KVM_PMU_PART_CTXT_COUNTERS	(KVM_PMU_PART_CTXT_ALL & \
-					 ~KVM_PMU_PART_CTXT_CONTROL)
-
-/* When KVM moves a register between the vCPU and the hardware. */
-enum kvm_pmu_part_when {
-	KVM_PMU_PART_AT_LOAD,	/* vcpu_load/vcpu_put, in the host kernel */
-	KVM_PMU_PART_AT_ENTRY,	/* every guest entry and exit, at EL2 */
-	KVM_PMU_PART_SCRUB,	/* zeroed in the hardware at every exit */
-};
-
-/*
- * Which of the guest's registers are switched when, per host mode.
- *
- *  - VHE, nVHE, and a non-protected VM in protected mode: the host
- *    runs with the host's MDCR_EL2 (HPMN = N, written back at every
- *    exit, also on VHE), which gives it every counter and its own
- *    PMCR_EL0, so the host driver's start and stop (PMCR_EL0.E) keep
- *    gating its counters as they do without a direct vCPU.  EL2
- *    switches the control registers at entry and exit (the guest's
- *    counters stop at exit, its overflows cannot raise the host's
- *    interrupt); the counters and types stay in the
- *    hardware, stopped, between exits, where host perf does not touch
- *    them, and are switched at vcpu_load/vcpu_put.  The host kernel is
- *    this VM's hypervisor and may see them, as it sees its memory.
- *  - A protected VM: nothing of it may reach the host.  EL2 switches
- *    everything at entry and exit into the hypervisor's copy of the vCPU
- *    and zeroes the counters and types at every exit.
- *  - An EL1 kernel runs no guests: nothing.
- */
-static inline u32 kvm_pmu_part_switch_set(enum armv8pmu_host_mode mode,
-					  bool protected_vm,
-					  enum kvm_pmu_part_when when)
-{
-	switch (mode) {
-	case ARMV8PMU_MODE_PKVM:
-		if (protected_vm) {
-			if (when == KVM_PMU_PART_AT_ENTRY)
-				return KVM_PMU_PART_CTXT_ALL;
-			if (when == KVM_PMU_PART_SCRUB)
-				return KVM_PMU_PART_CTXT_COUNTERS;
-			return 0;
-		}
-		fallthrough;
-	case ARMV8PMU_MODE_VHE:
-	case ARMV8PMU_MODE_NVHE:
-		if (when == KVM_PMU_PART_AT_ENTRY)
-			return KVM_PMU_PART_CTXT_CONTROL;
-		if (when == KVM_PMU_PART_AT_LOAD)
-			return KVM_PMU_PART_CTXT_COUNTERS;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-/*
  * The guest overflows that raise the PMU interrupt: for counters below
  * HPMN and the cycle counter the request is PMCR_EL0.E && PMINTEN[n] &&
  * PMOVS[n] (Arm ARM D13.3, "Generating overflow interrupt requests").
@@ -758,12 +675,6 @@ static inline u64 kvm_pmu_part_swinc_value(u64 cnt, bool lp, bool *overflow)
  * Guarded profile and TPM: the EL2 fast path serves trapped accesses
  * against the hardware, never past the guest's share.
  */
-
-/* A bit-per-counter write (PMCNTEN, PMINTEN, PMOVS, PMSWINC, PMZR). */
-static inline u64 kvm_pmu_part_mask_access(u64 val, unsigned int hpmn)
-{
-	return val & kvm_pmu_part_guest_mask(hpmn);
-}
 
 /*
  * The event counter a PMEVCNTR<n>_EL0 access (@sel = n) or a

@@ -208,10 +208,10 @@ static inline unsigned long kvm_pmu_events_stale(const struct kvm_pmu_events *co
  * are computed rather than taken, and every type is clamped to the fields
  * the driver may program: nothing indexes past the tables, and no
  * CONSTRAINED UNPREDICTABLE access to an unimplemented counter is made.
- * The caller first asks kvm_pmu_events_new_gen(), so that an unchanged
- * state costs neither the copy nor reading @counters from the PMU: a
- * host that lies about its generation only gets its own earlier state,
- * already sanitised, applied again.
+ * Called through kvm_pmu_events_take(), so that an unchanged state
+ * costs neither the copy nor reading @counters from the PMU: a host that
+ * lies about its generation only gets its own earlier state, already
+ * sanitised, applied again.
  */
 static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 					   const struct kvm_pmu_events *src,
@@ -233,6 +233,19 @@ static inline void kvm_pmu_events_sanitise(struct kvm_pmu_events *dst,
 	}
 	dst->plan = kvm_pmu_plan(dst);
 }
+
+/*
+ * The protected hypervisor's take of the host's switch state at every
+ * flush: a new generation is sanitised, an unchanged one costs nothing.
+ * A macro so that @counters, which reads PMCR_EL0, is evaluated only for
+ * a new generation (EL2 cannot call back through a host function
+ * pointer).
+ */
+#define kvm_pmu_events_take(dst, src, counters)			\
+	do {								\
+		if (kvm_pmu_events_new_gen(dst, src))			\
+			kvm_pmu_events_sanitise(dst, src, counters);	\
+	} while (0)
 
 /*
  * A protected VM's run hides it from every host counter: a type that
@@ -258,9 +271,9 @@ static inline u64 kvm_pmu_confidential_typer(u64 typer)
  * type counts anything gets the confidential type for the run and its
  * own back at exit: host-only events keep counting the hypervisor's work
  * before the entry and after the exit, and no event counts inside the
- * VM's run, the hypervisor's part of it included.  Counters the host enables only in
- * guest context stay disabled.  Nothing of the host's state is used, so
- * a lying host changes nothing here.
+ * VM's run, the hypervisor's part of it included.  Counters the host
+ * enables only in guest context stay disabled.  Nothing of the host's
+ * state is used, so a lying host changes nothing here.
  */
 static inline void kvm_pmu_events_confidential(struct kvm_pmu_events *dst,
 					       unsigned long enabled,

@@ -17,16 +17,22 @@ leftover=/sys/kernel/debug/kvm_pmu_direct_pvm_leftover
 [ -w $knob ]
 result hostile_hook $? "$knob $( [ -w $knob ] && echo present || echo missing)"
 echo 20261202 > $knob
+t0=$(ktap_now)
 /bin/pmu_split run > /tmp/hostile.out 2>&1
 rc1=$?
-/bin/vpmu_self_count > /tmp/hostile2.out 2>&1
+echo "    # pmu_split under hostile state: $(ktap_took "$t0")"
+t0=$(ktap_now)
+/bin/vpmu_self_count checked > /tmp/hostile2.out 2>&1
 rc2=$?
+echo "    # vpmu_self_count under hostile state: $(ktap_took "$t0")"
 if [ $pvmd = 1 ]; then
 	# A protected VM's direct PMU under a host that changes its choice,
 	# drops its traps and leaves flags, values and types on its counters
 	# before every run: its counts stay exact and the host sees nothing.
+	t0=$(ktap_now)
 	/bin/pvm_direct > /tmp/hostile3.out 2>&1
 	rc3=$?
+	echo "    # pvm_direct under hostile state: $(ktap_took "$t0")"
 	grep '^pvm_direct:\|^FAIL' /tmp/hostile3.out | head -8 | sed 's/^/# /'
 fi
 echo 0 > $knob

@@ -83,7 +83,7 @@ MODULE_PARM_DESC(pmu_direct_hpmn_enforced,
 
 /*
  * Why this host cannot give @vcpu the direct PMU, or NULL if it can: the
- * modes and features built so far.
+ * CPU features and vCPU configurations the direct PMU requires.
  */
 static const char *kvm_pmu_direct_unsupported(struct kvm_vcpu *vcpu)
 {
@@ -460,9 +460,9 @@ static bool kvm_pmu_direct_vcpu_irq_level(struct kvm_vcpu *vcpu)
 static void kvm_pmu_direct_pvm_observe_start(struct kvm_vcpu *vcpu);
 
 /*
- * vcpu_load: move host events off the guest's counters, then load them.  Between
- * exits the guest's counters stay in the hardware, disabled (EL2 clears
- * their enables at every exit).
+ * vcpu_load: move host events off the guest's counters, then load them.
+ * Between exits the guest's counters stay in the hardware, disabled (EL2
+ * clears their enables at every exit).
  */
 void kvm_pmu_direct_load(struct kvm_vcpu *vcpu)
 {
@@ -554,10 +554,10 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
  * choice the hypervisor took at the first run (share and its mask,
  * trap profile, fine-grained traps), set or clear at random the PMU
  * traps of the VM's MDCR_EL2 (TPM, TPMCR), and leave interrupt enables,
- * overflow flags, values and types on the VM's counters.  None of it may reach the VM, nor show
- * the host its values.
- * No counter enables: the hypervisor's confidential plan would turn
- * such counters back on at exit, as the host's own.
+ * overflow flags, values and types on the VM's counters.  None of it may
+ * reach the VM, nor show the host its values.  No counter enables: the
+ * hypervisor's confidential plan would turn such counters back on at
+ * exit, as the host's own.
  */
 void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 {

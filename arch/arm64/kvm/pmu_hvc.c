@@ -32,9 +32,9 @@
 /*
  * The service starts hidden in every VM (KVM_REG_ARM_VENDOR_HYP_BMAP_2
  * resets to 0); a VMM grants it by setting the register's bits before the
- * first run.  For VMMs that do not know the register (QEMU 7.2 among
- * them) the host can grant it instead: with kvm.perf_regs=1 new VMs
- * start with every bit set, which a VMM may still clear.
+ * first run.  For VMMs that do not know the register the host can grant
+ * it instead: with kvm.perf_regs=1 new VMs start with every bit set,
+ * which a VMM may still clear.
  */
 static bool perf_regs;
 module_param(perf_regs, bool, 0644);
@@ -62,8 +62,8 @@ static struct kvm_perfreg_ctx kvm_perfreg_ctx_of(struct kvm_vcpu *vcpu)
 
 /*
  * The trap handler's table entry for each register ID that passed
- * kvm_perfreg_check() (kind 0-2, index below 32), looked up once: the
- * table's binary search cost a couple of hundred instructions an access.
+ * kvm_perfreg_check() (kind 0-2, index below 32), looked up once rather
+ * than by a binary search of the table on every access.
  */
 static const struct sys_reg_desc *kvm_perfreg_descs[3 * 32];
 

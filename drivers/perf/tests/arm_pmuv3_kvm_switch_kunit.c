@@ -251,14 +251,6 @@ static void plan_test(struct kunit *test)
 			31UL);
 }
 
-/* What the protected hypervisor does with the host's state at flush. */
-static void hyp_take(struct kvm_pmu_events *dst,
-		     const struct kvm_pmu_events *src, unsigned long counters)
-{
-	if (kvm_pmu_events_new_gen(dst, src))
-		kvm_pmu_events_sanitise(dst, src, counters);
-}
-
 static void counters_of_test(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, kvm_pmu_counters_of(6, false), GENMASK(5, 0) | B(31));
@@ -280,7 +272,7 @@ static void sanitise_hostile_test(struct kunit *test)
 
 	memset(&src, 0xff, sizeof(src));
 	memset(&dst, 0, sizeof(dst));
-	hyp_take(&dst, &src, counters);
+	kvm_pmu_events_take(&dst, &src, counters);
 	KUNIT_EXPECT_EQ(test, dst.gen, ~0ULL);
 
 	KUNIT_EXPECT_EQ(test, dst.events_host, counters);
@@ -302,22 +294,30 @@ static void sanitise_hostile_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dst.typer_host[32], 0ULL);
 }
 
+/* The counters of a PMU with 6 event counters, as EL2 reads them: counted. */
+static unsigned long counters_read(unsigned int *reads)
+{
+	(*reads)++;
+	return kvm_pmu_counters_of(6, false);
+}
+
 /* A host that claims nothing switches must not hide a bit that does. */
 static void sanitise_recomputes_switching_test(struct kunit *test)
 {
 	struct kvm_pmu_events src = { }, dst = { };
+	unsigned int reads;
 
 	src.events_guest = B(2);
 	src.switching = 0;
 	src.gen = 1;
-	hyp_take(&dst, &src, kvm_pmu_counters_of(6, false));
+	kvm_pmu_events_take(&dst, &src, kvm_pmu_counters_of(6, false));
 	KUNIT_EXPECT_EQ(test, dst.switching, B(2));
 
 	/* The cycle counter's filter register has no event field. */
 	src.typer_switch = B(31);
 	src.typer_guest[31] = 0x11 | P;
 	src.gen = 2;
-	hyp_take(&dst, &src, kvm_pmu_counters_of(6, false));
+	kvm_pmu_events_take(&dst, &src, kvm_pmu_counters_of(6, false));
 	KUNIT_EXPECT_EQ(test, dst.typer_guest[31], (u64)P);
 
 	/*
@@ -325,8 +325,14 @@ static void sanitise_recomputes_switching_test(struct kunit *test)
 	 * the state already taken (sanitised), not the new one.
 	 */
 	src.events_host = ~0UL;
-	hyp_take(&dst, &src, kvm_pmu_counters_of(6, false));
+	reads = 0;
+	kvm_pmu_events_take(&dst, &src, counters_read(&reads));
 	KUNIT_EXPECT_EQ(test, dst.events_host, 0UL);
+	/* ... and costs no read of the PMU's counters (PMCR_EL0 at EL2). */
+	KUNIT_EXPECT_EQ(test, reads, 0U);
+	src.gen = 3;
+	kvm_pmu_events_take(&dst, &src, counters_read(&reads));
+	KUNIT_EXPECT_EQ(test, reads, 1U);
 }
 
 /*

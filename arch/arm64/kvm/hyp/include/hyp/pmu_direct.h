@@ -108,10 +108,9 @@ static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
 }
 
 /*
- * A protected VM's counters and types (the switch set of
- * kvm_pmu_part_switch_set() for one: everything at entry and exit, in
- * the hypervisor's copy of the vCPU, whose PMU registers never reach the
- * host, __pmu_direct_pvm_ctxt_copy()).  At exit the hardware's are
+ * A protected VM's counters and types (switched at every entry and exit,
+ * as everything of its PMU is, in the hypervisor's copy of the vCPU,
+ * whose PMU registers never reach the host, __pmu_direct_pvm_ctxt_copy()).  At exit the hardware's are
  * zeroed, so that the host, which runs next at EL1 with every counter
  * accessible, reads nothing of them.  The counters are stopped here.
  */
@@ -566,8 +565,8 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
 
 		if (!write) {
 			/* Only with virtual E: the rest as the hardware has it, N the share. */
-			*val = (__pmu_direct_guest_pmcr(vcpu) & ~ARMV8_PMU_PMCR_N) |
-			       FIELD_PREP(ARMV8_PMU_PMCR_N, d->hpmn);
+			*val = kvm_pmu_part_guest_pmcr(__pmu_direct_guest_pmcr(vcpu),
+						       d->hpmn);
 			return d->virt_e;
 		}
 		v = kvm_pmu_part_pmcr_write(&caps, *val, &reset);

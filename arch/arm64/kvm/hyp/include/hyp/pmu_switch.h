@@ -198,8 +198,7 @@ static inline void __pmu_flush_events(struct kvm_vcpu *hyp_vcpu,
 		return;
 	}
 	/* Unchanged since the last entry: no PMCR_EL0 read, no copy. */
-	if (kvm_pmu_events_new_gen(dst, src))
-		kvm_pmu_events_sanitise(dst, src, __pmu_hyp_counters());
+	kvm_pmu_events_take(dst, src, __pmu_hyp_counters());
 }
 
 #else
