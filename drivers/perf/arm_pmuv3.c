@@ -703,12 +703,21 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 	};
 
 	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
+	const unsigned long *counters;
 	int idx;
 
-	idx = armv8pmu_alloc_counter(cpuc->used_mask, armv8pmu_host_counters(cpu_pmu, avail),
-				     &req);
+	/*
+	 * arm_pmu's validate_group() asks on a scratch @cpuc, from any CPU
+	 * and maybe preemptible: whether the group fits the PMU at all, not
+	 * what a vCPU on this CPU owns just now.
+	 */
+	if (cpuc != raw_cpu_ptr(cpu_pmu->hw_events))
+		return armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
+					      &req);
+	counters = armv8pmu_host_counters(cpu_pmu, avail);
+	idx = armv8pmu_alloc_counter(cpuc->used_mask, counters, &req);
 	/* No counter while a vCPU owns some: reschedule when it gives them back. */
-	if (idx < 0 && __this_cpu_read(armv8pmu_guest_owned))
+	if (idx < 0 && counters == avail)
 		__this_cpu_write(armv8pmu_guest_starved, true);
 	return idx;
 }

@@ -9,8 +9,13 @@
  * -icount; without it, or without a PMU, the cases are skipped.
  */
 #include <kunit/test.h>
+#include <linux/irqflags.h>
 #include <linux/perf_event.h>
+#include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3_filter.h>
+#include <linux/preempt.h>
+
+#include <kvm/arm_pmu_direct.h>
 
 #include "../arm_pmuv3_internal.h"
 
@@ -196,10 +201,47 @@ static void bad_attr_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(event), want);
 }
 
+/*
+ * Opening an event checks that its group fits the PMU (arm_pmu's
+ * validate_group(), on a scratch counter mask): the whole PMU, whichever
+ * CPU the check runs on, even one whose counters a direct-PMU vCPU owns
+ * just then (armv8pmu_guest_own()), which the event may never run on.
+ */
+static void open_while_owned_test(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.size = sizeof(attr),
+	};
+	struct perf_event *event;
+	struct arm_pmu *cpu_pmu;
+
+	event = open_counter(test, &attr);
+	cpu_pmu = to_arm_pmu(event->pmu);
+	perf_event_release_kernel(event);
+
+	attr.pinned = 0;
+	migrate_disable();
+	local_irq_disable();
+	armv8pmu_guest_own(cpu_pmu, U64_MAX);
+	local_irq_enable();
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	local_irq_disable();
+	armv8pmu_guest_own(cpu_pmu, 0);
+	local_irq_enable();
+	migrate_enable();
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(event), 0);
+	if (!IS_ERR(event))
+		perf_event_release_kernel(event);
+}
+
 static struct kunit_case arm_pmuv3_hw_test_cases[] = {
 	KUNIT_CASE_PARAM(kernel_loop_test, hw_gen_params),
 	KUNIT_CASE(cycles_test),
 	KUNIT_CASE_PARAM(bad_attr_test, bad_attr_gen_params),
+	KUNIT_CASE(open_while_owned_test),
 	{}
 };
 
