@@ -71,12 +71,12 @@ static bool armv8pmu_perfreg = true;
 module_param_named(perfreg, armv8pmu_perfreg, bool, 0444);
 MODULE_PARM_DESC(perfreg, "In a KVM guest, use the host's perf-register hypercalls when it offers them");
 
+#ifdef CONFIG_ARM_PMUV3_PERFREG_FAIL_TEST
 /*
- * For testing only: the Nth batch the driver sends (counted from boot,
- * over all CPUs) goes with a flag no version of the service defines,
- * which the host refuses before it reads an entry, so that the driver
- * falls back to trapped accesses as it would on a real failure.
- * 0: never.
+ * The Nth batch the driver sends (counted from boot, over all CPUs) goes
+ * with a flag no version of the service defines, which the host refuses
+ * before it reads an entry, so that the driver falls back to trapped
+ * accesses as it would on a real failure.  0: never.
  */
 static unsigned int armv8pmu_perfreg_fail;
 module_param_named(perfreg_fail, armv8pmu_perfreg_fail, uint, 0444);
@@ -85,14 +85,33 @@ MODULE_PARM_DESC(perfreg_fail, "Test only: fail the Nth perf-register batch, the
 /* The flag arm_pmuv3.perfreg_fail sends: reserved in every version. */
 #define ARMV8PMU_HVC_FAIL_FLAG		BIT_ULL(63)
 
+/* Batches sent, counted for arm_pmuv3.perfreg_fail only. */
+static atomic_t armv8pmu_hvc_batches = ATOMIC_INIT(0);
+
+/* BATCH's flags: partial batches, and arm_pmuv3.perfreg_fail's failure. */
+static u64 armv8pmu_hvc_flags(void)
+{
+	unsigned int fail = READ_ONCE(armv8pmu_perfreg_fail);
+
+	if (likely(!fail) ||
+	    atomic_inc_return(&armv8pmu_hvc_batches) != fail)
+		return KVM_PERFREG_BATCH_PARTIAL;
+	return KVM_PERFREG_BATCH_PARTIAL | ARMV8PMU_HVC_FAIL_FLAG;
+}
+#else
+#define ARMV8PMU_HVC_FAIL_FLAG		0
+
+static u64 armv8pmu_hvc_flags(void)
+{
+	return KVM_PERFREG_BATCH_PARTIAL;
+}
+#endif
+
 DEFINE_STATIC_KEY_FALSE(armv8pmu_hvc_key);
 DEFINE_PER_CPU(bool, armv8pmu_hvc_trapped);
 
 /* Set by the first batch that fails: every CPU then falls back. */
 static atomic_t armv8pmu_hvc_failed = ATOMIC_INIT(0);
-/* Batches sent, counted for arm_pmuv3.perfreg_fail only. */
-static atomic_t armv8pmu_hvc_batches = ATOMIC_INIT(0);
-
 /* The guest's one PMU, whose used counters a snapshot reads. */
 static struct arm_pmu *armv8pmu_hvc_pmu;
 
@@ -226,17 +245,6 @@ static bool armv8pmu_hvc_live(struct armv8pmu_hvc_cpu *h)
 	return false;
 }
 
-/* BATCH's flags: partial batches, and arm_pmuv3.perfreg_fail's failure. */
-static u64 armv8pmu_hvc_flags(void)
-{
-	unsigned int fail = READ_ONCE(armv8pmu_perfreg_fail);
-
-	if (likely(!fail) ||
-	    atomic_inc_return(&armv8pmu_hvc_batches) != fail)
-		return KVM_PERFREG_BATCH_PARTIAL;
-	return KVM_PERFREG_BATCH_PARTIAL | ARMV8PMU_HVC_FAIL_FLAG;
-}
-
 /*
  * A batch failed: the service is not used again.  One warning, from the
  * first CPU it fails on; printk is safe in any context.
@@ -257,24 +265,33 @@ static void armv8pmu_hvc_fail(struct armv8pmu_hvc_cpu *h, unsigned int good,
  * a call before the end (its work budget spent, or its CPU wanted back),
  * resuming at the first entry left.
  */
+struct armv8pmu_hvc_call {
+	struct armv8pmu_hvc_cpu *h;
+	u64 flags;
+	struct arm_smccc_res res;	/* the last call's answer */
+};
+
+/* One BATCH call of @count entries from entry @from of the queue. */
+static void armv8pmu_hvc_call(void *arg, u64 from, u64 count, unsigned long *a)
+{
+	struct armv8pmu_hvc_call *c = arg;
+
+	arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(BATCH),
+			     virt_to_phys(&c->h->ops[from]), count, c->flags,
+			     &c->res);
+	a[0] = c->res.a0;
+	a[1] = c->res.a1;
+	a[2] = c->res.a2;
+}
+
 static void armv8pmu_hvc_send(struct armv8pmu_hvc_cpu *h)
 {
-	u64 flags = armv8pmu_hvc_flags();
-	enum kvm_perfreg_verdict v;
-	struct arm_smccc_res res;
-	unsigned int from = 0;
+	struct armv8pmu_hvc_call c = { .h = h, .flags = armv8pmu_hvc_flags() };
 	u64 good;
 
-	do {
-		arm_smccc_1_1_invoke(ARM_SMCCC_VENDOR_HYP_KVM_PERFREG_FUNC_ID(BATCH),
-				     virt_to_phys(&h->ops[from]), h->nr - from,
-				     flags, &res);
-		v = kvm_perfreg_batch_verdict(res.a0, res.a1, res.a2,
-					      h->nr - from, &good);
-		from += good;
-	} while (v == KVM_PERFREG_BATCH_RESUME);
-	if (v == KVM_PERFREG_BATCH_FAILED)
-		armv8pmu_hvc_fail(h, from, &res, flags);
+	if (kvm_perfreg_send(h->nr, &good, armv8pmu_hvc_call, &c) ==
+	    KVM_PERFREG_BATCH_FAILED)
+		armv8pmu_hvc_fail(h, good, &c.res, c.flags);
 }
 
 /*
@@ -408,7 +425,7 @@ noinline void armv8pmu_hvc_write_pmcr(u64 val)
 	h->pmcr = val & ~reset;
 	armv8pmu_hvc_write(KVM_PERFREG_PMCR, val);
 	h->stopped = !(val & ARMV8_PMU_PMCR_E);
-	if (h->stopped && !reset)
+	if (!kvm_perfreg_pmcr_ends_batch(val))
 		return;
 	armv8pmu_hvc_flush(h);
 	h->cached = 0;

@@ -317,6 +317,17 @@ static inline unsigned int kvm_perfreg_cost(const struct kvm_perfreg_op *e,
 	return max(units, 1U);
 }
 
+/*
+ * Whether the PMUv3 driver's PMCR_EL0 write @val ends its batch: E
+ * going up (the counters start: what they were given must be in
+ * place), or a reset (P or C), so that a batch holds at most one reset
+ * and stays within the work budget of one call.
+ */
+static inline bool kvm_perfreg_pmcr_ends_batch(u64 val)
+{
+	return val & (ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+}
+
 /* One BATCH call's progress through its list. */
 struct kvm_perfreg_progress {
 	u64 done;		/* entries carried out: a2 */
@@ -361,6 +372,46 @@ static inline void kvm_perfreg_count(struct kvm_perfreg_progress *p, int status)
 	p->failed += status != KVM_PERFREG_SUCCESS;
 }
 
+/* Entries the host reads from (and writes back to) the guest's page at a time. */
+#define KVM_PERFREG_CHUNK		16
+
+/*
+ * A call's walk over @n entries of @ops, a chunk of its list: each
+ * entry weighed and charged (kvm_perfreg_stop(), with @yield: whether
+ * the host wants its CPU back), carried out by @access, which stores and
+ * returns its status, and counted, until the call stops.  Inlined
+ * always, so that the host's two callbacks are direct calls.
+ *
+ * Return: how many entries were carried out.
+ */
+static __always_inline unsigned int
+kvm_perfreg_walk(struct kvm_perfreg_progress *p, unsigned int nr_counters,
+		 struct kvm_perfreg_op *ops, unsigned int n,
+		 int (*access)(void *arg, struct kvm_perfreg_op *e),
+		 bool (*yield)(void *arg), void *arg)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (kvm_perfreg_stop(p, kvm_perfreg_cost(&ops[i], nr_counters),
+				     yield(arg)))
+			break;
+		kvm_perfreg_count(p, access(arg, &ops[i]));
+	}
+	return i;
+}
+
+/*
+ * Whether a call of @nr entries goes on to its next chunk, having
+ * carried out @ran of the @n of this one.
+ */
+static inline bool kvm_perfreg_next_chunk(const struct kvm_perfreg_progress *p,
+					  unsigned int ran, unsigned int n,
+					  u64 nr)
+{
+	return ran == n && p->done < nr;
+}
+
 /*
  * The status of a call of @nr entries that went as far as @p says: for
  * a caller that takes a partial batch, success; for any other, success
@@ -403,6 +454,32 @@ kvm_perfreg_batch_verdict(long status, u64 failed, u64 done, u64 sent,
 	if (status != KVM_PERFREG_SUCCESS || failed || !done)
 		return KVM_PERFREG_BATCH_FAILED;
 	return done < sent ? KVM_PERFREG_BATCH_RESUME : KVM_PERFREG_BATCH_DONE;
+}
+
+/*
+ * A batch of @nr entries sent as partial calls, for a caller that needs
+ * every entry carried out (the PMUv3 driver): @call makes one call of
+ * @count entries from entry @from and fills a0-a2 in @a; the batch is
+ * sent again from the first entry left for as long as the verdict says
+ * to resume.  *@good: how many entries, from the first, were carried
+ * out and succeeded.  Inlined always, so that @call is a direct call.
+ */
+static __always_inline enum kvm_perfreg_verdict
+kvm_perfreg_send(u64 nr, u64 *good,
+		 void (*call)(void *arg, u64 from, u64 count, unsigned long *a),
+		 void *arg)
+{
+	enum kvm_perfreg_verdict v;
+	unsigned long a[3];
+	u64 from = 0, g;
+
+	do {
+		call(arg, from, nr - from, a);
+		v = kvm_perfreg_batch_verdict(a[0], a[1], a[2], nr - from, &g);
+		from += g;
+	} while (v == KVM_PERFREG_BATCH_RESUME);
+	*good = from;
+	return v;
 }
 
 /*

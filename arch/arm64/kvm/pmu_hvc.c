@@ -45,9 +45,6 @@ unsigned long kvm_perfreg_default_bmap(void)
 	return READ_ONCE(perf_regs) ? KVM_PERFREG_BMAP_ALL : 0;
 }
 
-/* Entries read from (and written back to) the guest's page at a time. */
-#define KVM_PERFREG_CHUNK	16
-
 static struct kvm_perfreg_ctx kvm_perfreg_ctx_of(struct kvm_vcpu *vcpu)
 {
 	bool pmu = kvm_vcpu_has_pmu(vcpu);
@@ -157,30 +154,24 @@ static bool kvm_perfreg_page_get(struct kvm_vcpu *vcpu, gpa_t ipa,
  * Whether the vCPU thread should give its CPU back: a reschedule or a
  * signal is pending.  The run loop handles both once the call returns.
  */
-static bool kvm_perfreg_yield(void)
+static bool kvm_perfreg_yield(void *unused)
 {
 	return need_resched() || signal_pending(current);
 }
 
-/* Carry out entries of @ops in order until the call stops: how many were. */
-static unsigned int kvm_perfreg_chunk(struct kvm_vcpu *vcpu,
-				      const struct kvm_perfreg_ctx *ctx,
-				      struct kvm_perfreg_progress *p,
-				      struct kvm_perfreg_op *ops, unsigned int n)
+struct kvm_perfreg_walker {
+	struct kvm_vcpu *vcpu;
+	const struct kvm_perfreg_ctx *ctx;
+};
+
+/* One entry of a walk (kvm_perfreg_walk()) carried out on the vCPU. */
+static int kvm_perfreg_walk_access(void *arg, struct kvm_perfreg_op *e)
 {
-	unsigned int i;
+	struct kvm_perfreg_walker *w = arg;
 
-	for (i = 0; i < n; i++) {
-		struct kvm_perfreg_op *e = &ops[i];
-
-		if (kvm_perfreg_stop(p, kvm_perfreg_cost(e, ctx->nr_counters),
-				     kvm_perfreg_yield()))
-			break;
-		e->status = kvm_perfreg_access(vcpu, ctx, e->bank, e->id, e->op,
-					       &e->value);
-		kvm_perfreg_count(p, e->status);
-	}
-	return i;
+	e->status = kvm_perfreg_access(w->vcpu, w->ctx, e->bank, e->id, e->op,
+				       &e->value);
+	return e->status;
 }
 
 /*
@@ -197,6 +188,7 @@ static bool kvm_perfreg_run(struct kvm_vcpu *vcpu,
 			    const struct kvm_perfreg_page *pg, u64 nr,
 			    struct kvm_perfreg_progress *p)
 {
+	struct kvm_perfreg_walker w = { .vcpu = vcpu, .ctx = ctx };
 	struct kvm_perfreg_op ops[KVM_PERFREG_CHUNK];
 	unsigned int n, ran;
 
@@ -206,13 +198,15 @@ static bool kvm_perfreg_run(struct kvm_vcpu *vcpu,
 		n = min_t(u64, nr - p->done, KVM_PERFREG_CHUNK);
 		if (__copy_from_user(ops, at, n * sizeof(ops[0])))
 			return false;
-		ran = kvm_perfreg_chunk(vcpu, ctx, p, ops, n);
+		ran = kvm_perfreg_walk(p, ctx->nr_counters, ops, n,
+				       kvm_perfreg_walk_access,
+				       kvm_perfreg_yield, &w);
 		if (!ran)
 			break;
 		if (__copy_to_user(at, ops, ran * sizeof(ops[0])))
 			return false;
 		mark_page_dirty_in_slot(vcpu->kvm, pg->slot, pg->gfn);
-	} while (ran == n && p->done < nr);
+	} while (kvm_perfreg_next_chunk(p, ran, n, nr));
 	return true;
 }
 

@@ -278,30 +278,53 @@ static void cost_test(struct kunit *test)
 /* ---- batch calls, played out call by call ---- */
 
 /*
- * The host's half of one BATCH call, as pmu_hvc.c makes it with the
- * header's decisions, every access checked by kvm_perfreg_check() for a
- * vPMU of @n counters with everything granted (an entry that passes the
- * check succeeds).  The host wants its CPU back from entry @yield_at of
- * the call on (0: never).  Fills a0-a2.
+ * The host's half of one BATCH call: its list walked in chunks by the
+ * host's own kvm_perfreg_walk() and kvm_perfreg_next_chunk(), every
+ * access checked by kvm_perfreg_check() for a vPMU of @n counters with
+ * everything granted (an entry that passes the check succeeds).  The
+ * host wants its CPU back from entry @yield_at of the call on (0:
+ * never).  Fills a0-a2.
  */
+struct test_host {
+	struct kvm_perfreg_ctx ctx;
+	u64 yield_at;
+	u64 asked;		/* yield questions so far: the entry's index */
+};
+
+static int test_host_access(void *arg, struct kvm_perfreg_op *e)
+{
+	struct test_host *h = arg;
+	struct kvm_perfreg_reg reg;
+
+	e->status = kvm_perfreg_check(&h->ctx, e->bank, e->id, e->op, &reg);
+	return e->status;
+}
+
+static bool test_host_yield(void *arg)
+{
+	struct test_host *h = arg;
+
+	return h->yield_at && h->asked++ >= h->yield_at;
+}
+
 static void host_call(const struct kvm_perfreg_op *ops, u64 nr, u64 flags,
 		      unsigned int n, u64 yield_at, u64 *a)
 {
-	struct kvm_perfreg_ctx ctx = {
-		.bmap = KVM_PERFREG_BMAP_ALL, .has_pmu = true, .nr_counters = n,
+	struct test_host h = {
+		.ctx = { .bmap = KVM_PERFREG_BMAP_ALL, .has_pmu = true,
+			 .nr_counters = n },
+		.yield_at = yield_at,
 	};
 	struct kvm_perfreg_progress p = kvm_perfreg_progress_init(flags);
-	struct kvm_perfreg_reg reg;
-	u64 i;
+	struct kvm_perfreg_op chunk[KVM_PERFREG_CHUNK];
+	unsigned int len, ran;
 
-	for (i = 0; i < nr; i++) {
-		if (kvm_perfreg_stop(&p, kvm_perfreg_cost(&ops[i], n),
-				     yield_at && i >= yield_at))
-			break;
-		kvm_perfreg_count(&p, kvm_perfreg_check(&ctx, ops[i].bank,
-							ops[i].id, ops[i].op,
-							&reg));
-	}
+	do {
+		len = min_t(u64, nr - p.done, KVM_PERFREG_CHUNK);
+		memcpy(chunk, ops + p.done, len * sizeof(chunk[0]));
+		ran = kvm_perfreg_walk(&p, n, chunk, len, test_host_access,
+				       test_host_yield, &h);
+	} while (kvm_perfreg_next_chunk(&p, ran, len, nr));
 	a[0] = kvm_perfreg_batch_status(&p, nr);
 	a[1] = p.failed;
 	a[2] = p.done;
@@ -315,27 +338,48 @@ struct sent {
 	enum kvm_perfreg_verdict verdict;
 };
 
+struct test_guest {
+	const struct kvm_perfreg_op *ops;
+	unsigned int n;
+	u64 yield_at, nr;
+	struct sent *s;
+};
+
 /*
- * The guest driver's half (arm_pmuv3_hvc.c's armv8pmu_hvc_send()): send
- * the list with KVM_PERFREG_BATCH_PARTIAL, and again from the first
- * entry a call left, for as long as the answer says to resume.
+ * One of the driver's calls, answered by host_call().  Past @nr calls
+ * (a batch that makes no progress) the answer is an invalid parameter,
+ * which ends the driver's batch.
+ */
+static void test_guest_call(void *arg, u64 from, u64 count, unsigned long *a)
+{
+	struct test_guest *g = arg;
+	u64 r[3] = { (u64)KVM_PERFREG_INVALID_PARAMETER, 0, 0 };
+
+	if (++g->s->calls <= g->nr)
+		host_call(g->ops + from, count, KVM_PERFREG_BATCH_PARTIAL,
+			  g->n, g->yield_at, r);
+	g->s->first = g->s->first ?: r[2];
+	a[0] = r[0];
+	a[1] = r[1];
+	a[2] = r[2];
+}
+
+/*
+ * The guest driver's half: the list sent by kvm_perfreg_send(), as
+ * arm_pmuv3_hvc.c's armv8pmu_hvc_send() sends it, with
+ * KVM_PERFREG_BATCH_PARTIAL, and again from the first entry a call
+ * left, for as long as the answer says to resume.
  */
 static struct sent guest_send(struct kunit *test,
 			      const struct kvm_perfreg_op *ops, u64 nr,
 			      unsigned int n, u64 yield_at)
 {
 	struct sent s = { };
-	u64 a[3], good;
+	struct test_guest g = {
+		.ops = ops, .n = n, .yield_at = yield_at, .nr = nr, .s = &s,
+	};
 
-	do {
-		host_call(ops + s.good, nr - s.good, KVM_PERFREG_BATCH_PARTIAL,
-			  n, yield_at, a);
-		s.verdict = kvm_perfreg_batch_verdict(a[0], a[1], a[2],
-						      nr - s.good, &good);
-		s.first = s.first ?: a[2];
-		s.good += good;
-		s.calls++;
-	} while (s.verdict == KVM_PERFREG_BATCH_RESUME && s.calls <= nr);
+	s.verdict = kvm_perfreg_send(nr, &s.good, test_guest_call, &g);
 	KUNIT_EXPECT_LE_MSG(test, s.calls, nr, "a call that made no progress");
 	return s;
 }
@@ -500,6 +544,17 @@ static void driver_case_desc(const struct driver_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(driver, driver_cases, driver_case_desc);
 
+/* The PMCR_EL0 writes that end a driver batch: a start, or a reset. */
+static void pmcr_ends_batch_test(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, kvm_perfreg_pmcr_ends_batch(PMCR_E));
+	KUNIT_EXPECT_TRUE(test, kvm_perfreg_pmcr_ends_batch(PMCR_P));
+	KUNIT_EXPECT_TRUE(test, kvm_perfreg_pmcr_ends_batch(PMCR_C));
+	KUNIT_EXPECT_FALSE(test, kvm_perfreg_pmcr_ends_batch(0));
+	KUNIT_EXPECT_FALSE(test, kvm_perfreg_pmcr_ends_batch(ARMV8_PMU_PMCR_LC |
+							      ARMV8_PMU_PMCR_LP));
+}
+
 /* Each of the driver's batches is carried out whole in one call. */
 static void driver_batch_test(struct kunit *test)
 {
@@ -508,8 +563,15 @@ static void driver_batch_test(struct kunit *test)
 	unsigned int nr = c->build(ops), i, cost = 0;
 	struct sent s;
 
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		cost += kvm_perfreg_cost(&ops[i], 31);
+		/* Only the batch's last entry may be a write that ends it. */
+		if (i + 1 < nr && ops[i].id == KVM_PERFREG_PMCR &&
+		    ops[i].op == WR)
+			KUNIT_EXPECT_FALSE_MSG(test,
+				kvm_perfreg_pmcr_ends_batch(ops[i].value),
+				"entry %u of %u", i, nr);
+	}
 	KUNIT_EXPECT_EQ(test, cost, c->cost);
 	KUNIT_EXPECT_LE(test, cost, KVM_PERFREG_BATCH_BUDGET);
 	s = guest_send(test, ops, nr, 31, 0);
@@ -637,6 +699,7 @@ static struct kunit_case arm_pmuv3_perfreg_test_cases[] = {
 	KUNIT_CASE_PARAM(cost_test, cost_gen_params),
 	KUNIT_CASE_PARAM(resets_resume_test, resume_gen_params),
 	KUNIT_CASE(resets_whole_test),
+	KUNIT_CASE(pmcr_ends_batch_test),
 	KUNIT_CASE_PARAM(driver_batch_test, driver_gen_params),
 	KUNIT_CASE(yield_test),
 	KUNIT_CASE(failed_entry_test),
