@@ -34,7 +34,9 @@
 struct kvm_pmu_cpu {
 	struct kvm_pmu_events events;
 	bool guest_loaded;	/* VHE: a vCPU is loaded on this CPU */
+#ifdef CONFIG_KVM_ARM_PMU_HOSTILE_HOST_TEST
 	bool hostile_run;	/* nVHE: this run's copy is a hostile test fill */
+#endif
 };
 
 static DEFINE_PER_CPU(struct kvm_pmu_cpu, kvm_pmu_cpu);
@@ -110,18 +112,24 @@ static u64 kvm_pmu_hostile_seed;
  * including counters that do not exist, the types reserved bits; and,
  * for a protected VM's direct PMU, what kvm_pmu_direct_hostile() does.
  */
-static bool kvm_pmu_hostile_fill(struct kvm_vcpu *vcpu)
+static bool kvm_pmu_hostile_fill(struct kvm_pmu_cpu *cpu, struct kvm_vcpu *vcpu)
 {
 	struct kvm_pmu_events *ev = &vcpu->arch.pmu.events;
 	struct rnd_state rnd;
 	u64 seed = READ_ONCE(kvm_pmu_hostile_seed);
 
+	cpu->hostile_run = !!seed;
 	if (!seed)
 		return false;
 	prandom_seed_state(&rnd, seed + get_cycles());
 	prandom_bytes_state(&rnd, ev, sizeof(*ev));
 	kvm_pmu_direct_hostile(vcpu, prandom_u32_state(&rnd));
 	return true;
+}
+
+static bool kvm_pmu_hostile_run(struct kvm_pmu_cpu *cpu)
+{
+	return cpu->hostile_run;
 }
 
 static int __init kvm_pmu_hostile_init(void)
@@ -132,7 +140,12 @@ static int __init kvm_pmu_hostile_init(void)
 }
 late_initcall(kvm_pmu_hostile_init);
 #else
-static bool kvm_pmu_hostile_fill(struct kvm_vcpu *vcpu)
+static bool kvm_pmu_hostile_fill(struct kvm_pmu_cpu *cpu, struct kvm_vcpu *vcpu)
+{
+	return false;
+}
+
+static bool kvm_pmu_hostile_run(struct kvm_pmu_cpu *cpu)
 {
 	return false;
 }
@@ -150,8 +163,7 @@ void __kvm_pmu_update_vcpu_events(struct kvm_vcpu *vcpu)
 
 	if (!system_supports_pmuv3())
 		return;
-	cpu->hostile_run = kvm_pmu_hostile_fill(vcpu);
-	if (!cpu->hostile_run)
+	if (!kvm_pmu_hostile_fill(cpu, vcpu))
 		kvm_pmu_events_copy(&vcpu->arch.pmu.events, &cpu->events);
 }
 
@@ -167,7 +179,7 @@ void __kvm_pmu_vcpu_events_done(struct kvm_vcpu *vcpu)
 	struct kvm_pmu_cpu *cpu = this_cpu_ptr(&kvm_pmu_cpu);
 	unsigned long stale;
 
-	if (!system_supports_pmuv3() || cpu->hostile_run)
+	if (!system_supports_pmuv3() || kvm_pmu_hostile_run(cpu))
 		return;
 	stale = kvm_pmu_events_stale(&vcpu->arch.pmu.events, &cpu->events);
 	if (unlikely(stale))
