@@ -307,9 +307,13 @@ static inline u64 kvm_pmu_part_vacate_mask(const struct kvm_pmu_part_caps *caps,
  * filter the guest writes; HLP as the host driver's PMCR_EL0.LP (set
  * wherever 64-bit event counters exist), since it sets the overflow
  * width of [HPMN, N); TPM when some PMU access must trap and FGT cannot
- * single it out (@tpm, from kvm_pmu_part_need_tpm()).  What differs per
- * mode is when it is written and by whom (VHE at vcpu_load, nVHE and
- * protected mode at every entry).
+ * single it out (@tpm, from kvm_pmu_part_need_tpm()); TPMCR where the
+ * PMU does not enforce HPMN (the guarded profile: PMCR_EL0 traps both
+ * ways, so that its E stays 1 in the hardware for the host's counters
+ * and is virtual for the guest's).  What differs per mode is when it is
+ * written and by whom (VHE at vcpu_load, nVHE and protected mode at
+ * every entry; the protected hypervisor derives TPMCR from its own copy
+ * of the probe's answer).
  */
 static inline u64 kvm_pmu_part_mdcr(const struct kvm_pmu_part_caps *caps,
 				    unsigned int hpmn, bool tpm)
@@ -322,6 +326,8 @@ static inline u64 kvm_pmu_part_mdcr(const struct kvm_pmu_part_caps *caps,
 		mdcr |= KVM_PMU_PART_MDCR_HCCD | KVM_PMU_PART_MDCR_HLP;
 	if (tpm)
 		mdcr |= KVM_PMU_PART_MDCR_TPM;
+	if (!caps->hpmn_enforced)
+		mdcr |= KVM_PMU_PART_MDCR_TPMCR;
 	return mdcr;
 }
 
@@ -669,6 +675,38 @@ static inline u64 kvm_pmu_part_swinc_value(u64 cnt, bool lp, bool *overflow)
 	cnt++;
 	*overflow = lp ? !cnt : !(u32)cnt;
 	return cnt;
+}
+
+/*
+ * A PMSWINC_EL0 write of @incr (the guest's event counters it names
+ * that count now) made at EL0 (@el0) or EL1: each counter below @hpmn
+ * whose type counts SW_INCR at that EL goes up by one, read and written
+ * through the caller's @rd and @wr (the hardware at EL2, the vCPU's
+ * registers or the hardware on the host), with PMCR_EL0.LP @lp.
+ * Inlined always, so that those are direct calls (EL2 cannot call back
+ * into the host).
+ *
+ * Return: the counters that overflowed, for PMOVSSET_EL0.
+ */
+static __always_inline u64
+kvm_pmu_part_swinc(u64 incr, unsigned int hpmn, bool el0, bool lp,
+		   u64 (*rd)(void *arg, unsigned int idx, bool typer),
+		   void (*wr)(void *arg, unsigned int idx, u64 val), void *arg)
+{
+	unsigned int i;
+	bool overflow;
+	u64 ovf = 0;
+
+	for (i = 0; i < hpmn; i++) {
+		if (!(incr & BIT_ULL(i)) ||
+		    !kvm_pmu_part_swinc_counts(rd(arg, i, true), el0))
+			continue;
+		wr(arg, i, kvm_pmu_part_swinc_value(rd(arg, i, false), lp,
+						    &overflow));
+		if (overflow)
+			ovf |= BIT_ULL(i);
+	}
+	return ovf;
 }
 
 /*

@@ -343,10 +343,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	d->vacate = kvm_pmu_part_vacate_mask(&caps, hpmn);
 	d->pmuv3p5 = kvm_has_feat(kvm, ID_AA64DFR0_EL1, PMUVer, V3P5);
 	d->mdcr = kvm_pmu_part_mdcr(&caps, hpmn, false);
-	/* Guarded: PMCR_EL0 traps both ways, its E virtual (hyp/pmu_direct.h). */
+	/* Guarded: PMCR_EL0 traps both ways (TPMCR), its E virtual. */
 	d->virt_e = !caps.hpmn_enforced;
-	if (d->virt_e)
-		d->mdcr |= KVM_PMU_PART_MDCR_TPMCR;
 	d->hdfgrtr = fgt.hdfgrtr;
 	d->hdfgwtr = fgt.hdfgwtr;
 	d->hdfgrtr2 = fgt.hdfgrtr2;
@@ -643,28 +641,30 @@ static void kvm_pmu_direct_evreg_write(struct kvm_vcpu *vcpu, unsigned int idx, 
  * wraps (at 32 bits, or at 64 with PMCR_EL0.LP), as the hardware would
  * have done had the guest written the register itself.
  */
+static u64 kvm_pmu_direct_swinc_read(void *vcpu, unsigned int idx, bool typer)
+{
+	return kvm_pmu_direct_evreg_read(vcpu, idx, typer);
+}
+
+static void kvm_pmu_direct_swinc_write(void *vcpu, unsigned int idx, u64 val)
+{
+	kvm_pmu_direct_evreg_write(vcpu, idx, false, val);
+}
+
 static void kvm_pmu_direct_swinc(struct kvm_vcpu *vcpu, u64 val)
 {
 	u64 pmcr = kvm_vcpu_read_pmcr(vcpu);
-	unsigned long incr;
-	unsigned int i;
+	unsigned int hpmn = vcpu->arch.pmu.direct.hpmn;
+	u64 incr, ovf;
 
 	if (!(pmcr & ARMV8_PMU_PMCR_E))
 		return;
-	incr = val & __vcpu_sys_reg(vcpu, PMCNTENSET_EL0) &
-	       kvm_pmu_part_guest_mask(vcpu->arch.pmu.direct.hpmn) & ~BIT(ARMV8_PMU_CYCLE_IDX);
-	for_each_set_bit(i, &incr, ARMV8_PMU_MAX_GENERAL_COUNTERS) {
-		u64 type = kvm_pmu_direct_evreg_read(vcpu, i, true), c;
-		bool overflow;
-
-		if (!kvm_pmu_part_swinc_counts(type, false))
-			continue;
-		c = kvm_pmu_part_swinc_value(kvm_pmu_direct_evreg_read(vcpu, i, false),
-					     pmcr & ARMV8_PMU_PMCR_LP, &overflow);
-		kvm_pmu_direct_evreg_write(vcpu, i, false, c);
-		if (overflow)
-			__vcpu_rmw_sys_reg(vcpu, PMOVSSET_EL0, |=, BIT(i));
-	}
+	incr = val & __vcpu_sys_reg(vcpu, PMCNTENSET_EL0);
+	ovf = kvm_pmu_part_swinc(incr, hpmn, false, pmcr & ARMV8_PMU_PMCR_LP,
+				 kvm_pmu_direct_swinc_read,
+				 kvm_pmu_direct_swinc_write, vcpu);
+	if (ovf)
+		__vcpu_rmw_sys_reg(vcpu, PMOVSSET_EL0, |=, ovf);
 }
 
 /* The bit registers and PMCR_EL0, in the vCPU (EL2 applies them at entry). */

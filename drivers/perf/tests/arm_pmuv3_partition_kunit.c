@@ -325,11 +325,16 @@ struct mdcr_case {
 };
 
 static const struct mdcr_case mdcr_cases[] = {
-	/* HPMN = 3, HPME bit 7, HPMD bit 17, HCCD bit 23, HLP bit 26 */
+	/*
+	 * HPMN = 3, HPME bit 7, HPMD bit 17, HCCD bit 23, HLP bit 26; TPMCR
+	 * bit 5 where HPMN is not enforced (Debian's QEMU: guarded)
+	 */
 	{ "qemu_max", &qemu_max, 3, false,
-	  3 | BIT_ULL(7) | BIT_ULL(17) | BIT_ULL(23) | BIT_ULL(26) },
+	  3 | BIT_ULL(7) | BIT_ULL(17) | BIT_ULL(23) | BIT_ULL(26) | BIT_ULL(5) },
 	{ "hpmn0", &qemu_max, 0, false,
-	  BIT_ULL(7) | BIT_ULL(17) | BIT_ULL(23) | BIT_ULL(26) },
+	  BIT_ULL(7) | BIT_ULL(17) | BIT_ULL(23) | BIT_ULL(26) | BIT_ULL(5) },
+	{ "hw_p5", &hw_p5_fgt, 3, false,
+	  3 | BIT_ULL(7) | BIT_ULL(17) | BIT_ULL(23) | BIT_ULL(26) },
 	/* PMUv3.0: no HPMD, HCCD, HLP; TPM bit 6 */
 	{ "a57_tpm", &qemu_a57, 5, true, 5 | BIT_ULL(7) | BIT_ULL(6) },
 	{ "p1_no_hccd", &hw_p1_fgt, 2, false, 2 | BIT_ULL(7) | BIT_ULL(17) },
@@ -351,8 +356,12 @@ static void mdcr_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, mdcr, c->expected);
 	KUNIT_EXPECT_EQ(test, mdcr & ~KVM_PMU_PART_MDCR_MASK, 0ULL);
-	/* Never TPMCR: FGT traps PMCR_EL0 writes alone, TPM traps it anyway. */
-	KUNIT_EXPECT_EQ(test, mdcr & KVM_PMU_PART_MDCR_TPMCR, 0ULL);
+	/*
+	 * TPMCR only where HPMN is not enforced (the guarded profile);
+	 * elsewhere FGT traps PMCR_EL0 writes alone, and TPM traps it anyway.
+	 */
+	KUNIT_EXPECT_EQ(test, !!(mdcr & KVM_PMU_PART_MDCR_TPMCR),
+			!c->caps->hpmn_enforced);
 }
 
 /* ------------------------------------------------------------------ */
@@ -729,6 +738,65 @@ static void swinc_counts_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_swinc_counts(0x4000, true));
 }
 
+/* A PMU for kvm_pmu_part_swinc(): types and values, writes counted. */
+struct swinc_pmu {
+	u64 typer[32], cntr[32];
+	unsigned int writes;
+};
+
+static u64 swinc_pmu_read(void *arg, unsigned int idx, bool typer)
+{
+	struct swinc_pmu *pmu = arg;
+
+	return typer ? pmu->typer[idx] : pmu->cntr[idx];
+}
+
+static void swinc_pmu_write(void *arg, unsigned int idx, u64 val)
+{
+	struct swinc_pmu *pmu = arg;
+
+	pmu->cntr[idx] = val;
+	pmu->writes++;
+}
+
+/*
+ * One PMSWINC_EL0 write from EL1 naming counters 0-4 and 6 of a share of
+ * 5: counters 0 and 3 count SW_INCR at EL1 (3 at its 32-bit wrap), 1
+ * another event, 2 SW_INCR at EL0 only, 4 is not named as counting; 6 is
+ * the host's.
+ */
+static void swinc_test(struct kunit *test)
+{
+	struct swinc_pmu pmu = { };
+	u64 ovf;
+
+	pmu.typer[0] = ARMV8_PMUV3_PERFCTR_SW_INCR;
+	pmu.typer[1] = 0x08;
+	pmu.typer[2] = ARMV8_PMUV3_PERFCTR_SW_INCR | ARMV8_PMU_EXCLUDE_EL1;
+	pmu.typer[3] = ARMV8_PMUV3_PERFCTR_SW_INCR;
+	pmu.typer[4] = ARMV8_PMUV3_PERFCTR_SW_INCR;
+	pmu.typer[6] = ARMV8_PMUV3_PERFCTR_SW_INCR;
+	pmu.cntr[0] = 41;
+	pmu.cntr[3] = U32_MAX;
+	ovf = kvm_pmu_part_swinc(GENMASK_ULL(3, 0) | BIT_ULL(6), 5, false, false,
+				 swinc_pmu_read, swinc_pmu_write, &pmu);
+	KUNIT_EXPECT_EQ(test, ovf, BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, pmu.cntr[0], 42ULL);
+	KUNIT_EXPECT_EQ(test, pmu.cntr[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, pmu.cntr[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, pmu.cntr[3], BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, pmu.cntr[4], 0ULL);
+	KUNIT_EXPECT_EQ(test, pmu.cntr[6], 0ULL);
+	KUNIT_EXPECT_EQ(test, pmu.writes, 2U);
+
+	/* From EL0 counter 2 counts too; with LP, 3 does not wrap at 32 bits. */
+	ovf = kvm_pmu_part_swinc(BIT_ULL(2) | BIT_ULL(3), 5, true, true,
+				 swinc_pmu_read, swinc_pmu_write, &pmu);
+	KUNIT_EXPECT_EQ(test, ovf, 0ULL);
+	KUNIT_EXPECT_EQ(test, pmu.cntr[2], 1ULL);
+	KUNIT_EXPECT_EQ(test, pmu.cntr[3], BIT_ULL(32) + 1);
+}
+
 /* One increment: the overflow at 32 bits, or at 64 with LP. */
 static void swinc_value_test(struct kunit *test)
 {
@@ -788,6 +856,7 @@ static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	KUNIT_CASE(icntr_fgt2_test),
 	KUNIT_CASE(inten_raises_test),
 	KUNIT_CASE(swinc_counts_test),
+	KUNIT_CASE(swinc_test),
 	KUNIT_CASE(swinc_value_test),
 	KUNIT_CASE(pvm_fits_test),
 	{}

@@ -30,6 +30,7 @@
 #include <asm/arm_pmuv3.h>
 #include <asm/kvm_emulate.h>
 #include <hyp/adjust_pc.h>
+#include <hyp/pmu_evreg.h>
 #include <kvm/arm_pmu_direct.h>
 #include <kvm/arm_pmu_partition.h>
 
@@ -79,39 +80,10 @@ static __always_inline u64 __pmu_direct_hw_cnten(struct kvm_vcpu *vcpu, u64 mask
 }
 
 /*
- * An event counter's value or type by a run-time index, through
- * PMSELR_EL0 (put back after): asm/arm_pmuv3.h's PMEVN_SWITCH WARNs on a
- * bad index, which EL2 cannot print, and this one is checked already.
- */
-static inline u64 __pmu_direct_sel_read(unsigned int idx, bool typer)
-{
-	u64 sel = read_sysreg(pmselr_el0), val;
-
-	write_sysreg(idx, pmselr_el0);
-	isb();
-	val = typer ? read_sysreg(pmxevtyper_el0) : read_sysreg(pmxevcntr_el0);
-	write_sysreg(sel, pmselr_el0);
-	return val;
-}
-
-static inline void __pmu_direct_sel_write(unsigned int idx, bool typer, u64 val)
-{
-	u64 sel = read_sysreg(pmselr_el0);
-
-	write_sysreg(idx, pmselr_el0);
-	isb();
-	if (typer)
-		write_sysreg(val, pmxevtyper_el0);
-	else
-		write_sysreg(val, pmxevcntr_el0);
-	write_sysreg(sel, pmselr_el0);
-}
-
-/*
  * A protected VM's counters and types (switched at every entry and exit,
  * as everything of its PMU is, in the hypervisor's copy of the vCPU,
- * whose PMU registers never reach the host, __pmu_direct_pvm_ctxt_copy()).  At exit the hardware's are
- * zeroed, so that the host, which runs next at EL1 with every counter
+ * whose PMU registers never reach the host, __pmu_direct_pvm_ctxt_copy()).
+ * At exit the hardware's are zeroed, so that the host, which runs next at EL1 with every counter
  * accessible, reads nothing of them.  The counters are stopped here.
  */
 static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
@@ -130,8 +102,8 @@ static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
 		u64 typer = __vcpu_sys_reg(vcpu, PMEVTYPER0_EL0 + i);
 
-		__pmu_direct_sel_write(i, true, kvm_pmu_part_typer_write(typer, i));
-		__pmu_direct_sel_write(i, false, __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + i));
+		__pmu_evreg_write(i, true, kvm_pmu_part_typer_write(typer, i));
+		__pmu_evreg_write(i, false, __vcpu_sys_reg(vcpu, PMEVCNTR0_EL0 + i));
 	}
 	write_sysreg(kvm_pmu_part_typer_write(__vcpu_sys_reg(vcpu, PMCCFILTR_EL0),
 					      ARMV8_PMU_CYCLE_IDX), pmccfiltr_el0);
@@ -143,10 +115,10 @@ static inline void __pmu_direct_pvm_save_scrub(struct kvm_vcpu *vcpu)
 	unsigned int i;
 
 	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
-		__vcpu_assign_sys_reg(vcpu, PMEVTYPER0_EL0 + i, __pmu_direct_sel_read(i, true));
-		__vcpu_assign_sys_reg(vcpu, PMEVCNTR0_EL0 + i, __pmu_direct_sel_read(i, false));
-		__pmu_direct_sel_write(i, true, 0);
-		__pmu_direct_sel_write(i, false, 0);
+		__vcpu_assign_sys_reg(vcpu, PMEVTYPER0_EL0 + i, __pmu_evreg_read(i, true));
+		__vcpu_assign_sys_reg(vcpu, PMEVCNTR0_EL0 + i, __pmu_evreg_read(i, false));
+		__pmu_evreg_write(i, true, 0);
+		__pmu_evreg_write(i, false, 0);
 	}
 	__vcpu_assign_sys_reg(vcpu, PMCCFILTR_EL0, read_sysreg(pmccfiltr_el0));
 	__vcpu_assign_sys_reg(vcpu, PMCCNTR_EL0, read_sysreg(pmccntr_el0));
@@ -410,20 +382,11 @@ static inline bool __pmu_direct_evreg(struct kvm_vcpu *vcpu, int idx, bool typer
 {
 	if (idx < 0)
 		return false;	/* an UNDEF: the slow path injects it */
-	if (typer) {
-		if (!write)
-			*val = idx == ARMV8_PMU_CYCLE_IDX ? read_sysreg(pmccfiltr_el0) :
-							   __pmu_direct_sel_read(idx, true);
-		else if (idx == ARMV8_PMU_CYCLE_IDX)
-			write_sysreg(kvm_pmu_part_typer_write(*val, idx), pmccfiltr_el0);
-		else
-			__pmu_direct_sel_write(idx, true, kvm_pmu_part_typer_write(*val, idx));
-		return true;
-	}
 	if (!write)
-		*val = __pmu_direct_sel_read(idx, false);
+		*val = __pmu_evreg_read(idx, typer);
 	else
-		__pmu_direct_sel_write(idx, false, *val);
+		__pmu_evreg_write(idx, typer,
+				  typer ? kvm_pmu_part_typer_write(*val, idx) : *val);
 	return true;
 }
 
@@ -447,6 +410,17 @@ static inline u64 __pmu_direct_counting(struct kvm_vcpu *vcpu, u64 mask)
 	return read_sysreg(pmcntenset_el0) & mask;
 }
 
+/* The hardware's counters, for kvm_pmu_part_swinc(). */
+static inline u64 __pmu_direct_swinc_read(void *unused, unsigned int idx, bool typer)
+{
+	return __pmu_evreg_read(idx, typer);
+}
+
+static inline void __pmu_direct_swinc_write(void *unused, unsigned int idx, u64 val)
+{
+	__pmu_evreg_write(idx, false, val);
+}
+
 /*
  * A trapped PMSWINC_EL0 write (@val: the guest's counters it names),
  * made at the guest's EL0 or EL1.  Written again here it would count
@@ -460,21 +434,13 @@ static inline void __pmu_direct_swinc(struct kvm_vcpu *vcpu, u64 val)
 	bool el0 = (*vcpu_cpsr(vcpu) & PSR_MODE_MASK) == PSR_MODE_EL0t;
 	bool lp = read_sysreg(pmcr_el0) & ARMV8_PMU_PMCR_LP;
 	u64 incr = val & __pmu_direct_counting(vcpu, __pmu_direct_mask(vcpu));
-	unsigned int i;
+	u64 ovf;
 
-	/* No for_each_set_bit(): nVHE's EL2 has no find_next_bit(). */
-	for (i = 0; i < vcpu->arch.pmu.direct.hpmn; i++) {
-		bool overflow;
-		u64 c;
-
-		if (!(incr & BIT_ULL(i)) ||
-		    !kvm_pmu_part_swinc_counts(__pmu_direct_sel_read(i, true), el0))
-			continue;
-		c = kvm_pmu_part_swinc_value(__pmu_direct_sel_read(i, false), lp, &overflow);
-		__pmu_direct_sel_write(i, false, c);
-		if (overflow)
-			write_sysreg(BIT_ULL(i), pmovsset_el0);
-	}
+	ovf = kvm_pmu_part_swinc(incr, vcpu->arch.pmu.direct.hpmn, el0, lp,
+				 __pmu_direct_swinc_read,
+				 __pmu_direct_swinc_write, NULL);
+	if (ovf)
+		write_sysreg(ovf, pmovsset_el0);
 }
 
 /*
@@ -572,7 +538,7 @@ static inline bool __pmu_direct_bits(struct kvm_vcpu *vcpu, u64 iss,
 		v = kvm_pmu_part_pmcr_write(&caps, *val, &reset);
 		/* P resets the guest's event counters, never the host's. */
 		for (i = 0; reset && i < d->hpmn; i++)
-			__pmu_direct_sel_write(i, false, 0);
+			__pmu_evreg_write(i, false, 0);
 		if (d->virt_e) {
 			__vcpu_assign_sys_reg(vcpu, PMCR_EL0, v & ~ARMV8_PMU_PMCR_C);
 			write_sysreg(v | ARMV8_PMU_PMCR_E, pmcr_el0);

@@ -28,6 +28,8 @@
 #include <asm/arm_pmuv3.h>
 #include <kvm/arm_pmu_switch_state.h>
 
+#include <hyp/pmu_evreg.h>
+
 #ifdef CONFIG_HW_PERF_EVENTS
 
 /*
@@ -131,42 +133,6 @@ static inline unsigned long __pmu_hyp_counters(void)
 }
 
 /*
- * A counter's type, read at EL2: one MRS of its own register, as the
- * writes above (read_pmevtypern() WARNs on a bad index, and EL2 has no
- * WARN).
- */
-#define __PMU_READ_TYPER_CASE(n)					\
-	case n:								\
-		return read_sysreg(pmevtyper##n##_el0)
-
-static inline u64 __pmu_read_typer(int idx)
-{
-	switch (idx) {
-	__PMU_READ_TYPER_CASE(0); __PMU_READ_TYPER_CASE(1);
-	__PMU_READ_TYPER_CASE(2); __PMU_READ_TYPER_CASE(3);
-	__PMU_READ_TYPER_CASE(4); __PMU_READ_TYPER_CASE(5);
-	__PMU_READ_TYPER_CASE(6); __PMU_READ_TYPER_CASE(7);
-	__PMU_READ_TYPER_CASE(8); __PMU_READ_TYPER_CASE(9);
-	__PMU_READ_TYPER_CASE(10); __PMU_READ_TYPER_CASE(11);
-	__PMU_READ_TYPER_CASE(12); __PMU_READ_TYPER_CASE(13);
-	__PMU_READ_TYPER_CASE(14); __PMU_READ_TYPER_CASE(15);
-	__PMU_READ_TYPER_CASE(16); __PMU_READ_TYPER_CASE(17);
-	__PMU_READ_TYPER_CASE(18); __PMU_READ_TYPER_CASE(19);
-	__PMU_READ_TYPER_CASE(20); __PMU_READ_TYPER_CASE(21);
-	__PMU_READ_TYPER_CASE(22); __PMU_READ_TYPER_CASE(23);
-	__PMU_READ_TYPER_CASE(24); __PMU_READ_TYPER_CASE(25);
-	__PMU_READ_TYPER_CASE(26); __PMU_READ_TYPER_CASE(27);
-	__PMU_READ_TYPER_CASE(28); __PMU_READ_TYPER_CASE(29);
-	__PMU_READ_TYPER_CASE(30);
-	case KVM_PMU_CYCLE_IDX:
-		return read_pmccfiltr();
-	case KVM_PMU_INSTR_IDX:
-		return read_pmicfiltr();
-	}
-	return 0;
-}
-
-/*
  * A protected VM: hide its run from every host counter, planned from
  * what the PMU holds now (the host cannot change it before the entry
  * that follows), at the cost of reading each enabled counter's type.
@@ -178,7 +144,7 @@ static inline void __pmu_flush_confidential(struct kvm_pmu_events *dst)
 	int idx;
 
 	for_each_set_bit(idx, &enabled, KVM_PMU_SWITCH_COUNTERS)
-		typer[idx] = __pmu_read_typer(idx);
+		typer[idx] = __pmu_evreg_read(idx, true);
 	kvm_pmu_events_confidential(dst, enabled, typer);
 }
 
