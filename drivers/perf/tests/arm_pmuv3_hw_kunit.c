@@ -8,6 +8,7 @@
  * count at least the loop.  Needs INST_RETIRED: under QEMU that means
  * -icount; without it, or without a PMU, the cases are skipped.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/irqflags.h>
 #include <linux/perf_event.h>
@@ -201,6 +202,52 @@ static void bad_attr_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(event), want);
 }
 
+static enum armv8pmu_host_mode stub_mode_nvhe(void)
+{
+	return ARMV8PMU_MODE_NVHE;
+}
+
+static bool stub_kvm_off(void)
+{
+	return false;
+}
+
+static bool stub_kvm_on(void)
+{
+	return true;
+}
+
+/*
+ * exclude_host through the real perf core, with the driver told the
+ * host mode (nVHE) and whether KVM runs, whatever this kernel is:
+ * refused with EOPNOTSUPP while KVM does not run, accepted while it
+ * does.  The event is opened disabled: it never reaches the PMU.
+ */
+static void exclude_host_test(struct kunit *test)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.size = sizeof(attr),
+		.exclude_host = 1,
+		.disabled = 1,
+	};
+	struct perf_event *event;
+
+	kunit_activate_static_stub(test, armv8pmu_host_mode, stub_mode_nvhe);
+	kunit_activate_static_stub(test, armv8pmu_kvm_active, stub_kvm_off);
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (!IS_ERR(event))
+		perf_event_release_kernel(event);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(event), -EOPNOTSUPP);
+
+	kunit_activate_static_stub(test, armv8pmu_kvm_active, stub_kvm_on);
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (!IS_ERR(event))
+		perf_event_release_kernel(event);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(event), 0);
+}
+
 /*
  * Opening an event checks that its group fits the PMU (arm_pmu's
  * validate_group(), on a scratch counter mask): the whole PMU, whichever
@@ -241,6 +288,7 @@ static struct kunit_case arm_pmuv3_hw_test_cases[] = {
 	KUNIT_CASE_PARAM(kernel_loop_test, hw_gen_params),
 	KUNIT_CASE(cycles_test),
 	KUNIT_CASE_PARAM(bad_attr_test, bad_attr_gen_params),
+	KUNIT_CASE(exclude_host_test),
 	KUNIT_CASE(open_while_owned_test),
 	{}
 };
