@@ -260,11 +260,7 @@ static void armv8pmu_hvc_fail(struct armv8pmu_hvc_cpu *h, unsigned int good,
 	armv8pmu_hvc_fall_back(h, good);
 }
 
-/*
- * Hand the queue over: one exit, and one more each time the host stops
- * a call before the end (its work budget spent, or its CPU wanted back),
- * resuming at the first entry left.
- */
+/* One batch being sent: its queue, its flags, the last call's answer. */
 struct armv8pmu_hvc_call {
 	struct armv8pmu_hvc_cpu *h;
 	u64 flags;
@@ -284,6 +280,11 @@ static void armv8pmu_hvc_call(void *arg, u64 from, u64 count, unsigned long *a)
 	a[2] = c->res.a2;
 }
 
+/*
+ * Hand the queue over: one exit, and one more each time the host stops
+ * a call before the end (its work budget spent, or its CPU wanted back),
+ * resuming at the first entry left.
+ */
 static void armv8pmu_hvc_send(struct armv8pmu_hvc_cpu *h)
 {
 	struct armv8pmu_hvc_call c = { .h = h, .flags = armv8pmu_hvc_flags() };

@@ -634,13 +634,7 @@ static void kvm_pmu_direct_evreg_write(struct kvm_vcpu *vcpu, unsigned int idx, 
 		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(idx, typer), val);
 }
 
-/*
- * PMSWINC_EL0 written from the guest's EL1 while its counters are
- * stopped (the host runs): each enabled event counter of @val counting
- * SW_INCR at EL1 goes up by one, and sets its overflow flag where it
- * wraps (at 32 bits, or at 64 with PMCR_EL0.LP), as the hardware would
- * have done had the guest written the register itself.
- */
+/* For kvm_pmu_part_swinc(): the vCPU's counters, or the hardware's. */
 static u64 kvm_pmu_direct_swinc_read(void *vcpu, unsigned int idx, bool typer)
 {
 	return kvm_pmu_direct_evreg_read(vcpu, idx, typer);
@@ -651,6 +645,13 @@ static void kvm_pmu_direct_swinc_write(void *vcpu, unsigned int idx, u64 val)
 	kvm_pmu_direct_evreg_write(vcpu, idx, false, val);
 }
 
+/*
+ * PMSWINC_EL0 written from the guest's EL1 while its counters are
+ * stopped (the host runs): each enabled event counter of @val counting
+ * SW_INCR at EL1 goes up by one, and sets its overflow flag where it
+ * wraps (at 32 bits, or at 64 with PMCR_EL0.LP), as the hardware would
+ * have done had the guest written the register itself.
+ */
 static void kvm_pmu_direct_swinc(struct kvm_vcpu *vcpu, u64 val)
 {
 	u64 pmcr = kvm_vcpu_read_pmcr(vcpu);

@@ -83,8 +83,9 @@ static __always_inline u64 __pmu_direct_hw_cnten(struct kvm_vcpu *vcpu, u64 mask
  * A protected VM's counters and types (switched at every entry and exit,
  * as everything of its PMU is, in the hypervisor's copy of the vCPU,
  * whose PMU registers never reach the host, __pmu_direct_pvm_ctxt_copy()).
- * At exit the hardware's are zeroed, so that the host, which runs next at EL1 with every counter
- * accessible, reads nothing of them.  The counters are stopped here.
+ * At exit the hardware's are zeroed, so that the host, which runs next at
+ * EL1 with every counter accessible, reads nothing of them.  The counters
+ * are stopped here.
  */
 static inline void __pmu_direct_pvm_load(struct kvm_vcpu *vcpu)
 {
