@@ -10,7 +10,8 @@
 #                     test option (arch/arm64/kvm/, drivers/perf/); its
 #                     objects must define none of the test hooks' symbols
 # Each is allnoconfig plus mk/configs/<name>.config in build/cfg-<name>
-# (on 6.12, without the 7.x-only CONFIG_KVM_ARM_PMU_DIRECT).
+# (on 6.12, without what only 7.x has: CONFIG_KVM_ARM_PMU_DIRECT, and
+# CONFIG_ARM64_BRBE=y).
 # Prints "config NAME: ok|FAILED"; the log is build/logs/cfg-NAME.log.
 # Exits 1 if any failed.
 set -u
@@ -39,7 +40,8 @@ build() {	# name arch cross_compile objects...
 	frag=$TOP/mk/configs/$name.config
 	mkdir -p "$out"
 	case "$BASE" in 6.*)
-		grep -v '^CONFIG_KVM_ARM_PMU_DIRECT=' "$frag" > "$out/fragment.config"
+		grep -v -e '^CONFIG_KVM_ARM_PMU_DIRECT=' -e '^CONFIG_ARM64_BRBE=y' \
+			"$frag" > "$out/fragment.config"
 		frag=$out/fragment.config ;;
 	esac
 	k="make -C $BUILD/src O=$out ARCH=$arch CROSS_COMPILE=$cross -j$JOBS"
