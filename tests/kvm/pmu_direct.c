@@ -46,6 +46,10 @@
  *    never the old VM's;
  *  - nr_counters: SET_NR_COUNTERS of share - 1 gives the guest that N,
  *    its masks and its UNDEFs; share + 1 fails INIT with ENOSPC;
+ *  - init_retry: after that ENOSPC the request stands (GET reads 1), and
+ *    an INIT retried with SET_NR_COUNTERS of share gives the direct PMU
+ *    (GET after INIT reads what INIT gave: 1), never the trapped one in
+ *    silence; the guest then runs with N = share;
  *  - service_same_values: with the perf-register service granted, a
  *    direct vCPU's VERSION says its PMU is direct (a trapped vCPU's does
  *    not); each of its registers written by MSR reads the same by GET,
@@ -168,7 +172,8 @@ static const char *const checks[] = {
 	"attr_errno", "pmcr_n_is_share", "undef_above_share", "masks",
 	"self_count_el0_exact", "self_count_el1", "self_count_both",
 	"self_count_cycles", "pmu_access_no_exit", "host_counters_untouched",
-	"split_exact", "fresh_vm_reset", "nr_counters", "service_same_values",
+	"split_exact", "fresh_vm_reset", "nr_counters", "init_retry",
+	"service_same_values",
 	"service_irq_line", "restored_irq_line", "swinc_exact",
 	"inten_raises_irq", "pmcr_e_readback", "pmcr_n_restore",
 	"overflow64_irq", "chain_counts",
@@ -1648,6 +1653,52 @@ static void check_nr_counters(unsigned int host_n, unsigned int share)
 }
 
 /*
+ * A VMM that retries an INIT the direct PMU refused, having fixed what
+ * made it fail: the request made with SET KVM_ARM_VCPU_PMU_V3_DIRECT 1
+ * still holds, so the retry gives the direct PMU or fails again.
+ */
+static void check_init_retry(unsigned int host_n, unsigned int share)
+{
+	int set_more, init_more = -1, get_after = -1, set_share = -1, init_share = -1;
+	int v_after = -1, v_init = -1;
+	struct report r = {};
+	unsigned int n = 0;
+	struct dvm d;
+
+	if (share + 1 > host_n) {
+		check(true, "init_retry", "not tried: the share is all %u counters", host_n);
+		return;
+	}
+	d.vm = vm_create(1);
+	d.vcpu = add_vpmu_vcpu(d.vm, guest_regs, &d.gic_fd);
+	vm_install_sync_handler(d.vm, VECTOR_SYNC_CURRENT, ESR_ELx_EC_UNKNOWN,
+				undef_handler);
+	set_more = attr_set(d.vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, 1);
+	if (!set_more)
+		set_more = set_nr_counters(d.vcpu, share + 1);
+	if (!set_more) {
+		init_more = vpmu_init(d.vcpu) ? errno : 0;
+		get_after = attr_get(d.vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, &v_after);
+		set_share = set_nr_counters(d.vcpu, share);
+		init_share = vpmu_init(d.vcpu) ? errno : 0;
+		attr_get(d.vcpu, KVM_ARM_VCPU_PMU_V3_DIRECT, &v_init);
+	}
+	if (!init_share) {
+		vcpu_args_set(d.vcpu, 1, (uint64_t)share);
+		dvm_run_report(&d, &r);
+		n = FIELD_GET(ARMV8_PMU_PMCR_N, r.pmcr);
+	}
+	dvm_free(&d);
+
+	check(!set_more && init_more == ENOSPC && !get_after && v_after == 1 &&
+	      !set_share && !init_share && v_init == 1 && n == share,
+	      "init_retry",
+	      "SET %u counters: %s, INIT: %s (want ENOSPC), GET: %s, %d (want 1); SET %u: %s, INIT again: %s, GET: %d (want 1), guest N = %u (want %u)",
+	      share + 1, errname(set_more), errname(init_more), errname(get_after),
+	      v_after, share, errname(set_share), errname(init_share), v_init, n, share);
+}
+
+/*
  * One VM with the service granted, direct (@direct) or trapped: what its
  * guest reported (guest_service()).
  */
@@ -1996,6 +2047,7 @@ int main(int argc, char **argv)
 	check_split();
 	check_fresh(share);
 	check_nr_counters(host_n, share);
+	check_init_retry(host_n, share);
 	check_service();
 	check_irq_line();
 	check_swinc();
