@@ -7,7 +7,8 @@
 #            default, Debian's linux-source-7.3) or BASE=6.12 (the LTS
 #            backport, Debian 12's linux-source-6.12), or KSRC=<any tree>
 #            of that base; each base builds in its own build/<BASE>/
-#   src    - base + our glue patches (patches/<BASE>/*.patch, applied once)
+#   src    - base + our glue patches (patches/common/ and patches/<BASE>/,
+#            applied once)
 #            + our files (arch/ drivers/ include/ Documentation/), laid
 #            over it on every run with checksum rsync so that kbuild
 #            only sees what really changed
@@ -84,8 +85,11 @@ endif
 	touch $@
 
 # src is rebuilt from base when a glue patch changes; otherwise it is
-# kept, and only the overlay is refreshed.
-PATCHES := $(sort $(wildcard patches/$(BASE)/*.patch))
+# kept, and only the overlay is refreshed.  Glue that applies as it is to
+# every base sits in patches/common/, a base's own in patches/<BASE>/;
+# they are applied in the order of their numbers.
+PATCHES := $(shell ls patches/common/*.patch patches/$(BASE)/*.patch 2>/dev/null | \
+		   awk -F/ '{ print $$NF, $$0 }' | sort | cut -d' ' -f2)
 
 $(SRC)/.stamp: $(TREE)/.stamp $(PATCHES)
 	rm -rf $(SRC) && mkdir -p $(SRC)

@@ -17,6 +17,10 @@ BASE=${BASE:-7.3}
 BUILD=${BUILD:-$TOP/build/$BASE}
 SERIES=$TOP/mk/series-${BASE:?BASE=7.3 or 6.12}
 GLUE=$TOP/patches/$BASE
+# Glue that every base takes as it is (patches/common/), else the base's.
+glue_file() {	# patch
+	if [ -f "$GLUE/$1" ]; then echo "$GLUE/$1"; else echo "$TOP/patches/common/$1"; fi
+}
 SGLUE=$TOP/mk/series-glue-$BASE
 # Our files as mk/overlay.sh staged them for this base (with its
 # backport patches applied).
@@ -49,7 +53,7 @@ git config user.email "$email"
 # Every file any patch touches, at its base version (if it has one).
 files=$(sed -n 's/^path: //p' "$SERIES")
 for g in $(sed -n 's/^glue: //p' "$SERIES"); do
-	files="$files $(sed -n 's|^+++ b/||p' "$GLUE/$g")"
+	files="$files $(sed -n 's|^+++ b/||p' "$(glue_file "$g")")"
 done
 sfiles=""
 for g in $(sed -n 's/^series-glue: //p' "$SERIES"); do
@@ -76,20 +80,20 @@ tests_makefile() {
 	done < "$OVERLAY/$mk" > "$mk"
 }
 
-apply_glue() {	# dir patch
-	sed -n '/^--- a\//,$p' "$1/$2" > "$BUILD/series.glue"
+apply_glue() {	# file
+	sed -n '/^--- a\//,$p' "$1" > "$BUILD/series.glue"
 	# --batch and no stdin: patch must never take an answer from the
 	# series file the loop below is reading.
 	patch -s -p1 --batch --no-backup-if-mismatch \
 		-i "$BUILD/series.glue" < /dev/null ||
-		{ echo "patches: $2 does not apply" >&2; exit 1; }
+		{ echo "patches: $1 does not apply" >&2; exit 1; }
 }
 
 commit_block() {	# subject msgfile paths glue series-glue
 	for p in $3; do mkdir -p "$(dirname "$p")" && cp "$OVERLAY/$p" "$p"; done
 	tests_makefile
-	for g in $4; do apply_glue "$GLUE" "$g"; done
-	for g in $5; do apply_glue "$SGLUE" "$g"; done
+	for g in $4; do apply_glue "$(glue_file "$g")"; done
+	for g in $5; do apply_glue "$SGLUE/$g"; done
 	git add -A
 	{ echo "$1"; echo; cat "$2"; } | git commit -q -s -F -
 }

@@ -319,8 +319,8 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 /*
  * pKVM's copy of a protected VM's context between the host's vCPU and
  * the hypervisor's (@vcpu), at every run and back: once the VM has the
- * direct PMU, without its PMU registers (PMCR_EL0 to PMUSERENR_EL0, one
- * block of sys_regs[]), which stay the hypervisor's.
+ * direct PMU, without its PMU registers (PKVM_VPMU_REGS from PMCR_EL0),
+ * which stay the hypervisor's.
  */
 static inline void __pmu_direct_pvm_ctxt_copy(struct kvm_cpu_context *to,
 					      const struct kvm_cpu_context *from,
@@ -328,17 +328,13 @@ static inline void __pmu_direct_pvm_ctxt_copy(struct kvm_cpu_context *to,
 {
 	/* Not the run's enabled: a run may give it no PMU, never its registers. */
 	bool direct = vcpu->arch.pmu.direct.pvm && vcpu->arch.pmu.direct.chosen;
-	size_t lo = offsetof(struct kvm_cpu_context, sys_regs[PMCR_EL0]);
-	size_t hi = offsetof(struct kvm_cpu_context, sys_regs[PMUSERENR_EL0 + 1]);
+	size_t hi = PKVM_VPMU_OFFSET + PKVM_VPMU_BYTES;
 
-	BUILD_BUG_ON(PMCR_EL0 > PMEVCNTR0_EL0 || PMUSERENR_EL0 < PMOVSSET_EL0 ||
-		     PMUSERENR_EL0 < PMCCFILTR_EL0 || PMUSERENR_EL0 < PMINTENSET_EL1 ||
-		     PMUSERENR_EL0 < PMCNTENSET_EL0 || PMCR_EL0 > PMSELR_EL0);
 	if (!direct) {
 		*to = *from;
 		return;
 	}
-	memcpy(to, from, lo);
+	memcpy(to, from, PKVM_VPMU_OFFSET);
 	memcpy((void *)to + hi, (const void *)from + hi, sizeof(*to) - hi);
 }
 
