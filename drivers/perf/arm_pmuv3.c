@@ -4,9 +4,9 @@
  * framework, with exact KVM host/guest filtering.
  *
  * The driver has two units, with arm_pmuv3_internal.h between them:
- *  - arm_pmuv3_events.c, the event ABI: config checks, event maps,
- *    counter allocation, the cores and sysfs, all pure and driven by
- *    KUnit, like the filter logic of <linux/perf/arm_pmuv3_filter.h>;
+ *  - arm_pmuv3_events.c, the event ABI: config checks, the filters of
+ *    an event's exclude_* bits, event maps, counter allocation, the
+ *    cores and sysfs, all pure and driven by KUnit;
  *  - this file: thin register wrappers around <asm/arm_pmuv3.h>, owning
  *    the barriers, and the arm_pmu callbacks, probe and registration,
  *    which glue the two together.

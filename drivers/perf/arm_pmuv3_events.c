@@ -69,6 +69,124 @@ static const struct armv8pmu_cfg_field armv8pmu_cfg_fields[] = {
 };
 
 /* ------------------------------------------------------------------------
+ * Exclusion bits to filters (Documentation/arch/arm64/perf.rst).
+ */
+
+/* Which exception levels an event asks for, before hardware encoding. */
+#define ARMV8PMU_EL0	BIT(0)
+#define ARMV8PMU_EL1	BIT(1)
+#define ARMV8PMU_EL2	BIT(2)
+
+static u32 armv8pmu_els_to_filter(unsigned int els)
+{
+	u32 filter = 0;
+
+	if (!(els & ARMV8PMU_EL0))
+		filter |= ARMV8_PMU_EXCLUDE_EL0;
+	if (!(els & ARMV8PMU_EL1))
+		filter |= ARMV8_PMU_EXCLUDE_EL1;
+	if (els & ARMV8PMU_EL2)
+		filter |= ARMV8_PMU_INCLUDE_EL2;
+	return filter;
+}
+
+/*
+ * The ELs at which host code runs and an event counts it.  EL2 is the
+ * host kernel on VHE (exclude_kernel), the hypervisor on nVHE/pKVM
+ * (exclude_hv), and absent in a guest.
+ */
+static unsigned int armv8pmu_host_els(const struct perf_event_attr *attr,
+				      enum armv8pmu_host_mode mode)
+{
+	unsigned int els = 0;
+
+	if (attr->exclude_host)
+		return 0;
+	if (!attr->exclude_user)
+		els |= ARMV8PMU_EL0;
+	if (mode == ARMV8PMU_MODE_VHE) {
+		if (!attr->exclude_kernel)
+			els |= ARMV8PMU_EL2;
+		return els;
+	}
+	if (!attr->exclude_kernel)
+		els |= ARMV8PMU_EL1;
+	if (mode != ARMV8PMU_MODE_GUEST && !attr->exclude_hv)
+		els |= ARMV8PMU_EL2;
+	return els;
+}
+
+/* Guests run at EL1 and EL0 in every mode that has them. */
+static unsigned int armv8pmu_guest_els(const struct perf_event_attr *attr)
+{
+	unsigned int els = 0;
+
+	if (attr->exclude_guest)
+		return 0;
+	if (!attr->exclude_user)
+		els |= ARMV8PMU_EL0;
+	if (!attr->exclude_kernel)
+		els |= ARMV8PMU_EL1;
+	return els;
+}
+
+/*
+ * Turn an event's exclusion bits into the PMEVTYPER/PMCCFILTR filter to
+ * program in host context and in guest context, following
+ * Documentation/arch/arm64/perf.rst.
+ *
+ * Return: 0, or -EOPNOTSUPP for exclusions the PMU cannot express
+ * (exclude_idle), or for guest-only counting on a kernel that has no
+ * EL2 and so never runs a guest.
+ */
+int armv8pmu_attr_to_filter(const struct perf_event_attr *attr,
+			    enum armv8pmu_host_mode mode,
+			    struct armv8pmu_filter *filter)
+{
+	unsigned int host = armv8pmu_host_els(attr, mode);
+	unsigned int guest = armv8pmu_guest_els(attr);
+
+	if (attr->exclude_idle)		/* the PMU cannot tell idle apart */
+		return -EOPNOTSUPP;
+	if (mode >= ARMV8PMU_NR_MODES)
+		return -EINVAL;
+	if (mode == ARMV8PMU_MODE_GUEST) {
+		if (attr->exclude_host)	/* no EL2 here, so no KVM guests */
+			return -EOPNOTSUPP;
+		filter->host = armv8pmu_els_to_filter(host);
+		filter->guest = filter->host;
+		return 0;
+	}
+
+	/* EL2 while a guest runs is host code: the world switch or VHE kernel. */
+	guest |= host & ARMV8PMU_EL2;
+	filter->guest = armv8pmu_els_to_filter(guest);
+
+	/*
+	 * On VHE the host never runs at EL1, so EL1 may follow the guest in
+	 * both contexts and only EL0 differs: fewer bits to flip at load.
+	 */
+	if (mode == ARMV8PMU_MODE_VHE)
+		host |= guest & ARMV8PMU_EL1;
+	filter->host = armv8pmu_els_to_filter(host);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_attr_to_filter);
+
+/*
+ * exclude_host asks for guest-only counting, which only means something
+ * where KVM is up: with KVM off (not built, kvm-arm.mode=none, or no EL2)
+ * such an event would count nothing, forever, so it is refused.
+ *
+ * Return: 0 or -EOPNOTSUPP.
+ */
+int armv8pmu_check_guests(const struct perf_event_attr *attr, bool kvm)
+{
+	return attr->exclude_host && !kvm ? -EOPNOTSUPP : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_check_guests);
+
+/* ------------------------------------------------------------------------
  * Config checks and counter allocation.
  */
 
@@ -284,6 +402,36 @@ EXPORT_SYMBOL_IF_KUNIT(armv8pmu_free_counter);
 /* ------------------------------------------------------------------------
  * Event maps.
  */
+
+/*
+ * Generic event mapping: the architected event the generic maps give
+ * (@common, or an errno), whether PMCEID lists it, and the per-core
+ * IMPLEMENTATION DEFINED one (@core, or an errno).  The architected
+ * event wins when the PMU has it; otherwise the core's own, when it has
+ * one; otherwise -ENOENT.
+ */
+VISIBLE_IF_KUNIT int armv8pmu_pick_mapping(int common, bool implemented, int core)
+{
+	if (common >= 0 && implemented)
+		return common;
+	if (core >= 0)
+		return core;
+	if (common == -EINVAL || core == -EINVAL)
+		return -EINVAL;
+	return -ENOENT;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_pick_mapping);
+
+/* "branches": BR_RETIRED, else PC_WRITE_RETIRED, as the PMU has them. */
+VISIBLE_IF_KUNIT int armv8pmu_branch_event(bool br_retired, bool pc_write_retired)
+{
+	if (br_retired)
+		return ARMV8_PMUV3_PERFCTR_BR_RETIRED;
+	if (pc_write_retired)
+		return ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED;
+	return -ENOENT;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_branch_event);
 
 /*
  * PMMIR.THWIDTH, or 0 on a 32-bit kernel: AArch32 may read a non-zero
@@ -765,6 +913,19 @@ static ssize_t bus_slots_show(struct device *dev,
 			  (u64)FIELD_GET(ARMV8_PMU_BUS_SLOTS, cpu_pmu->reg_pmmir));
 }
 static DEVICE_ATTR_RO(bus_slots);
+
+/*
+ * PMMIR_EL1.BUS_WIDTH is Log2(bytes) + 1: 0b0011 is 4 bytes, 0b1100 is
+ * 2048.  0 means not specified; the other encodings are reserved, and
+ * are reported as 0 rather than as a width.
+ */
+VISIBLE_IF_KUNIT u32 armv8pmu_bus_width_bytes(u8 enc)
+{
+	if (enc < 0b0011 || enc > 0b1100)
+		return 0;
+	return BIT(enc - 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_bus_width_bytes);
 
 static ssize_t bus_width_show(struct device *dev,
 			      struct device_attribute *attr, char *page)

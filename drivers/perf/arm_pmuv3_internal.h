@@ -15,6 +15,41 @@
 #include <linux/perf/arm_pmuv3_filter.h>
 #include <linux/types.h>
 
+/* What the PMU can do, as probed; passed in so config checks are pure. */
+struct armv8pmu_caps {
+	u8 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
+	u8 thwidth;		/* PMMIR_EL1.THWIDTH, 0: no FEAT_PMUv3_TH */
+	bool avoid_pmccntr;	/* PMCCNTR_EL0 not CPU_CYCLES (SMT, erratum) */
+};
+
+/*
+ * Counter allocation on a used-counter bitmap.  @chained asks for an
+ * even/odd pair; the returned index is the even (low) counter.
+ * @user_read: EL0 reads the counter directly, so it must be one counter
+ * (never a pair) and never the fixed instruction counter, which user
+ * space does not know how to read.
+ * @no_pmccntr: CPU_CYCLES must not use PMCCNTR_EL0: the PMU avoids it
+ * (it counts differently from the CPU_CYCLES event on SMT cores and some
+ * others), or the event samples branches (BRBCR_ELx.FZP does not freeze
+ * PMCCNTR_EL0).
+ */
+struct armv8pmu_alloc_req {
+	u16 evtype;
+	bool chained;
+	bool threshold;
+	bool user_read;
+	bool no_pmccntr;
+};
+
+/* A PMU for a DT compatible: its perf name and IMPDEF cache map. */
+struct armv8pmu_core {
+	const char *compatible;
+	const char *name;
+	const unsigned int (*cache_map)[PERF_COUNT_HW_CACHE_MAX]
+				       [PERF_COUNT_HW_CACHE_OP_MAX]
+				       [PERF_COUNT_HW_CACHE_RESULT_MAX];
+};
+
 /* The cores of arm_pmuv3_cores.h, as indices into armv8pmu_cores[]. */
 #define ARMV8PMU_CORE(_name, ...)	ARMV8PMU_CORE_##_name,
 enum armv8pmu_core_idx {
@@ -51,6 +86,12 @@ static inline bool armv8pmu_has_long_counters(unsigned int pmuver)
  */
 int armv8pmu_map_core_event(struct perf_event *event,
 			    const struct armv8pmu_core *core);
+
+/* The filter an event gets in host and guest context (perf.rst), or an errno. */
+int armv8pmu_attr_to_filter(const struct perf_event_attr *attr,
+			    enum armv8pmu_host_mode mode,
+			    struct armv8pmu_filter *filter);
+int armv8pmu_check_guests(const struct perf_event_attr *attr, bool kvm);
 
 /* The PMEVTYPER event and threshold fields of a checked raw config. */
 u64 armv8pmu_attr_to_evtyper(const struct perf_event_attr *attr);
@@ -96,6 +137,9 @@ int armv8pmu_check_config1(const struct perf_event_attr *attr, u16 event,
 			   const struct armv8pmu_caps *caps);
 bool armv8pmu_attr_is_64bit(const struct perf_event_attr *attr,
 			    const struct armv8pmu_caps *caps);
+int armv8pmu_pick_mapping(int common, bool implemented, int core);
+int armv8pmu_branch_event(bool br_retired, bool pc_write_retired);
+u32 armv8pmu_bus_width_bytes(u8 enc);
 #endif
 
 #endif /* __ARM_PMUV3_INTERNAL_H */

@@ -3,8 +3,9 @@
  * The direct guest PMU, host side (Documentation/arch/arm64/pmu-direct.rst):
  * the opt-in, the guest's share of the counters, its MDCR_EL2 and
  * fine-grained traps, and the load and put of its counters and types.
- * The decisions are the pure functions of <kvm/arm_pmu_partition.h>; EL2's
- * part is hyp/pmu_direct.h.
+ * The decisions are the pure functions of hyp/pmu_part.c, which the nVHE
+ * hypervisor builds too (<kvm/arm_pmu_partition.h>); EL2's part is
+ * hyp/pmu_direct.h.
  *
  * Built for VHE, nVHE and protected-mode hosts with FEAT_FGT, and in
  * protected mode for protected VMs too, whose only PMU it is: their
@@ -12,6 +13,7 @@
  * cannot be had the attribute answers -EOPNOTSUPP, and kvm.pmu_direct
  * leaves VMs on the trapped PMU.
  */
+#include <kunit/visibility.h>
 #include <linux/kvm_host.h>
 #include <linux/moduleparam.h>
 #include <linux/perf/arm_pmu.h>
@@ -47,9 +49,33 @@ MODULE_PARM_DESC(pmu_direct_host_counters,
  */
 static int pmu_direct_guard = KVM_PMU_PART_GUARD_AUTO;
 
+/* The parameter's words, in enum kvm_pmu_part_guard's order. */
+static const char *const pmu_direct_guard_names[KVM_PMU_PART_GUARD_NR] = {
+	[KVM_PMU_PART_GUARD_AUTO] = "auto",
+	[KVM_PMU_PART_GUARD_ON] = "on",
+};
+
+VISIBLE_IF_KUNIT const char *kvm_pmu_direct_guard_name(enum kvm_pmu_part_guard guard)
+{
+	return (unsigned int)guard < KVM_PMU_PART_GUARD_NR ?
+	       pmu_direct_guard_names[guard] : "?";
+}
+EXPORT_SYMBOL_IF_KUNIT(kvm_pmu_direct_guard_name);
+
+/*
+ * kvm.pmu_direct_guard's value from what was written to it (one trailing
+ * newline allowed, as sysfs writes have one: sysfs_streq()).  Return: the
+ * guard, or -EINVAL for anything but "auto" and "on".
+ */
+VISIBLE_IF_KUNIT int kvm_pmu_direct_guard_parse(const char *val)
+{
+	return __sysfs_match_string(pmu_direct_guard_names, KVM_PMU_PART_GUARD_NR, val);
+}
+EXPORT_SYMBOL_IF_KUNIT(kvm_pmu_direct_guard_parse);
+
 static int pmu_direct_guard_set(const char *val, const struct kernel_param *kp)
 {
-	int guard = kvm_pmu_part_guard_parse(val);
+	int guard = kvm_pmu_direct_guard_parse(val);
 
 	if (guard < 0)
 		return guard;
@@ -59,7 +85,7 @@ static int pmu_direct_guard_set(const char *val, const struct kernel_param *kp)
 
 static int pmu_direct_guard_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%s\n", kvm_pmu_part_guard_name(READ_ONCE(*(int *)kp->arg)));
+	return sysfs_emit(buf, "%s\n", kvm_pmu_direct_guard_name(READ_ONCE(*(int *)kp->arg)));
 }
 
 static const struct kernel_param_ops pmu_direct_guard_ops = {

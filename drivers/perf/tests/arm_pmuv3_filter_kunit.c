@@ -14,6 +14,8 @@
 #include <kunit/test.h>
 #include <linux/perf/arm_pmuv3_filter.h>
 
+#include "../arm_pmuv3_internal.h"
+
 /* Exception levels in the expectations, encoded as PMEVTYPER bits. */
 #define EL0	BIT(0)
 #define EL1	BIT(1)
@@ -284,4 +286,5 @@ static struct kunit_suite arm_pmuv3_filter_test_suite = {
 kunit_test_suite(arm_pmuv3_filter_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the PMUv3 exclusion filters");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_LICENSE("GPL");

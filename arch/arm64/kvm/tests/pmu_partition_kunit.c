@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit: the direct guest PMU's decisions (<kvm/arm_pmu_partition.h>,
- * Documentation/arch/arm64/pmu-direct.rst).
+ * KUnit: the direct guest PMU's decisions (arch/arm64/kvm/hyp/pmu_part.c,
+ * <kvm/arm_pmu_partition.h>, Documentation/arch/arm64/pmu-direct.rst).
  *
  * How many event counters a direct guest gets (PMCR_EL0.N, MDCR_EL2.HPMN)
  * from N, the VMM's request, the host's reservation and FEAT_HPMN0; which
@@ -267,6 +267,7 @@ static void caps_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, caps.hpmn_enforced, c->expected.hpmn_enforced);
 }
 
+#ifdef CONFIG_KVM_ARM_PMU_DIRECT
 /* kvm.pmu_direct_guard's words, and nothing else, parse; each names its value. */
 static void guard_param_test(struct kunit *test)
 {
@@ -278,19 +279,20 @@ static void guard_param_test(struct kunit *test)
 	for (guard = 0; guard < KVM_PMU_PART_GUARD_NR; guard++) {
 		char line[8];
 
-		snprintf(line, sizeof(line), "%s\n", kvm_pmu_part_guard_name(guard));
-		KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse(kvm_pmu_part_guard_name(guard)),
+		snprintf(line, sizeof(line), "%s\n", kvm_pmu_direct_guard_name(guard));
+		KUNIT_EXPECT_EQ(test, kvm_pmu_direct_guard_parse(kvm_pmu_direct_guard_name(guard)),
 				guard);
-		KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse(line), guard);
+		KUNIT_EXPECT_EQ(test, kvm_pmu_direct_guard_parse(line), guard);
 	}
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("auto"), KVM_PMU_PART_GUARD_AUTO);
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("on"), KVM_PMU_PART_GUARD_ON);
-	KUNIT_EXPECT_EQ(test, kvm_pmu_part_guard_parse("on\n"), KVM_PMU_PART_GUARD_ON);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_direct_guard_parse("auto"), KVM_PMU_PART_GUARD_AUTO);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_direct_guard_parse("on"), KVM_PMU_PART_GUARD_ON);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_direct_guard_parse("on\n"), KVM_PMU_PART_GUARD_ON);
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, kvm_pmu_part_guard_parse(bad[i]), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, kvm_pmu_direct_guard_parse(bad[i]), -EINVAL,
 				    "\"%s\"", bad[i]);
-	KUNIT_EXPECT_STREQ(test, kvm_pmu_part_guard_name(KVM_PMU_PART_GUARD_NR), "?");
+	KUNIT_EXPECT_STREQ(test, kvm_pmu_direct_guard_name(KVM_PMU_PART_GUARD_NR), "?");
 }
+#endif
 
 /*
  * The HPMN probe: the counter it tests is the last one (HPMN = it), none
@@ -835,12 +837,14 @@ static void pvm_fits_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, kvm_pmu_part_pvm_fits(&hw_icntr_nofgt2, 3));
 }
 
-static struct kunit_case arm_pmuv3_partition_test_cases[] = {
+static struct kunit_case kvm_pmu_partition_test_cases[] = {
 	KUNIT_CASE_PARAM(size_test, size_gen_params),
 	KUNIT_CASE(masks_test),
 	KUNIT_CASE(masks_partition_test),
 	KUNIT_CASE_PARAM(caps_test, caps_gen_params),
+#ifdef CONFIG_KVM_ARM_PMU_DIRECT
 	KUNIT_CASE(guard_param_test),
+#endif
 	KUNIT_CASE(probe_test),
 	KUNIT_CASE_PARAM(mdcr_test, mdcr_gen_params),
 	KUNIT_CASE(guest_pmcr_test),
@@ -862,12 +866,12 @@ static struct kunit_case arm_pmuv3_partition_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite arm_pmuv3_partition_test_suite = {
-	.name = "arm_pmuv3_partition",
-	.test_cases = arm_pmuv3_partition_test_cases,
+static struct kunit_suite kvm_pmu_partition_test_suite = {
+	.name = "kvm_pmu_partition",
+	.test_cases = kvm_pmu_partition_test_cases,
 };
 
-kunit_test_suite(arm_pmuv3_partition_test_suite);
+kunit_test_suite(kvm_pmu_partition_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the direct guest PMU's partition decisions");
 MODULE_LICENSE("GPL");
