@@ -263,21 +263,24 @@ static bool armv8pmu_event_is_chained(struct perf_event *event)
 	       idx >= 0 && idx < ARMV8_PMU_CYCLE_IDX;
 }
 
-/* The counters an event occupies, as a PMCNTEN/PMINTEN-style mask. */
-static u64 armv8pmu_event_cnten_mask(struct perf_event *event)
+/*
+ * The counters an event on counter @idx occupies, a pair if @chained, as
+ * a PMCNTEN/PMINTEN-style mask.
+ */
+static u64 armv8pmu_cnten_mask(int idx, bool chained)
 {
-	int idx = event->hw.idx;
-
-	if (armv8pmu_event_is_chained(event))
-		return BIT_ULL(idx) | BIT_ULL(idx + 1);
-	return BIT_ULL(idx);
+	return chained ? BIT_ULL(idx) | BIT_ULL(idx + 1) : BIT_ULL(idx);
 }
 
-/* The counter whose overflow ends the event's period. */
+/* The counter whose overflow ends the period of such an event. */
+static int armv8pmu_irq_idx(int idx, bool chained)
+{
+	return chained ? idx + 1 : idx;
+}
+
 static int armv8pmu_event_irq_idx(struct perf_event *event)
 {
-	return armv8pmu_event_is_chained(event) ? event->hw.idx + 1 :
-						  event->hw.idx;
+	return armv8pmu_irq_idx(event->hw.idx, armv8pmu_event_is_chained(event));
 }
 
 /*
@@ -362,31 +365,13 @@ static u64 armv8pmu_event_typer(struct perf_event *event, bool guest)
 
 /*
  * Whether KVM must move the event between its host and guest types at
- * guest entry and exit: only when the two differ.  Every other event is
- * none of KVM's business, and costs its switch state nothing.
+ * guest entry and exit: only when the two differ, which
+ * armv8pmu_set_event_filter() found once.  Every other event is none of
+ * KVM's business, and costs its switch state nothing.
  */
 static bool armv8pmu_event_switches(struct perf_event *event)
 {
-	return armv8pmu_event_typer(event, false) !=
-	       armv8pmu_event_typer(event, true);
-}
-
-/*
- * Program one counter.  One whose types differ is registered with KVM,
- * which says which type applies now (a vCPU may be loaded) and whether
- * to enable it now (a guest-only counter is enabled at guest entry on
- * nVHE).
- */
-static bool armv8pmu_program_counter(int idx, u64 typer_host, u64 typer_guest)
-{
-	u64 typer = typer_host;
-	bool enable = true;
-
-	if (typer_host != typer_guest)
-		enable = kvm_pmu_counter_add(idx, typer_host, typer_guest,
-					     &typer);
-	armv8pmu_set_typer(idx, typer);
-	return enable;
+	return event->hw.flags & ARMV8PMU_EVT_SWITCHES;
 }
 
 /*
@@ -400,41 +385,69 @@ static u64 armv8pmu_chain_typer(u64 typer)
 }
 
 /*
+ * Program the counter(s) of an event whose host and guest types differ:
+ * each is registered with KVM, which says which type applies now (a vCPU
+ * may be loaded) and whether to enable the event now (a guest-only
+ * counter is enabled at guest entry on nVHE).
+ */
+static noinline bool armv8pmu_program_switching(struct perf_event *event,
+						int idx, bool chained)
+{
+	u64 host = armv8pmu_event_typer(event, false);
+	u64 guest = armv8pmu_event_typer(event, true);
+	u64 typer;
+	bool enable;
+
+	if (chained) {
+		kvm_pmu_counter_add(idx + 1, armv8pmu_chain_typer(host),
+				    armv8pmu_chain_typer(guest), &typer);
+		armv8pmu_set_typer(idx + 1, typer);
+	}
+	enable = kvm_pmu_counter_add(idx, host, guest, &typer);
+	armv8pmu_set_typer(idx, typer);
+	return enable;
+}
+
+/*
  * Start an event's counter.  Every path that stops a counter disables
  * it, but the counter is disabled here again first: one register write
  * per start stops a counter left enabled by someone else (a hypervisor
  * world switch that applied wrong switch state) before the new event's
- * type is programmed.
+ * type is programmed.  An event whose types are alike, every add's
+ * common case, gets its one type here, KVM not involved.
  */
 static void armv8pmu_enable(struct perf_event *event)
 {
-	u64 mask = armv8pmu_event_cnten_mask(event);
-	u64 host = armv8pmu_event_typer(event, false);
-	u64 guest = armv8pmu_event_typer(event, true);
+	bool chained = armv8pmu_event_is_chained(event);
+	u64 typer = event->hw.config_base;
 	int idx = event->hw.idx;
-	bool enable;
+	u64 mask = armv8pmu_cnten_mask(idx, chained);
+	bool enable = true;
 
 	armv8pmu_disable_counters(mask);
-	if (armv8pmu_event_is_chained(event))
-		armv8pmu_program_counter(idx + 1, armv8pmu_chain_typer(host),
-					 armv8pmu_chain_typer(guest));
-	enable = armv8pmu_program_counter(idx, host, guest);
-	armv8pmu_enable_intens(BIT_ULL(armv8pmu_event_irq_idx(event)));
+	if (unlikely(armv8pmu_event_switches(event))) {
+		enable = armv8pmu_program_switching(event, idx, chained);
+	} else {
+		if (chained)
+			armv8pmu_set_typer(idx + 1, armv8pmu_chain_typer(typer));
+		armv8pmu_set_typer(idx, typer);
+	}
+	armv8pmu_enable_intens(BIT_ULL(armv8pmu_irq_idx(idx, chained)));
 	if (enable)
 		armv8pmu_enable_counters(mask);
 }
 
 static void armv8pmu_disable(struct perf_event *event)
 {
-	u64 mask = armv8pmu_event_cnten_mask(event);
+	bool chained = armv8pmu_event_is_chained(event);
 	int idx = event->hw.idx;
 
-	armv8pmu_disable_counters(mask);
-	armv8pmu_disable_intens(BIT_ULL(armv8pmu_event_irq_idx(event)));
+	armv8pmu_disable_counters(armv8pmu_cnten_mask(idx, chained));
+	armv8pmu_disable_intens(BIT_ULL(armv8pmu_irq_idx(idx, chained)));
 	if (!armv8pmu_event_switches(event))
 		return;
 	kvm_pmu_counter_del(idx);
-	if (armv8pmu_event_is_chained(event))
+	if (chained)
 		kvm_pmu_counter_del(idx + 1);
 }
 
@@ -548,10 +561,12 @@ static u64 armv8pmu_user_counters(struct arm_pmu *cpu_pmu)
  */
 static void armv8pmu_update_user_access(struct arm_pmu *cpu_pmu)
 {
-	struct perf_event_context *ctx = perf_cpu_task_ctx();
+	struct perf_event_context *ctx;
 	u32 userenr = ARMV8_PMU_USERENR_ER;
 
-	if (!sysctl_perf_user_access || !ctx || !ctx->nr_user) {
+	/* The sysctl first: off by default, it needs no call to test. */
+	if (!sysctl_perf_user_access || !(ctx = perf_cpu_task_ctx()) ||
+	    !ctx->nr_user) {
 		armv8pmu_write_userenr(0);
 		return;
 	}
@@ -688,12 +703,138 @@ static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
 	return IRQ_HANDLED;
 }
 
-static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
-				  struct perf_event *event)
+/* ------------------------------------------------------------------------
+ * Counter allocation, on a used-counter bitmap (inlined into the
+ * callbacks every event add and del runs).
+ */
+
+static int armv8pmu_alloc_pair(unsigned long *used_mask,
+			       const unsigned long *cntr_mask)
 {
-	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
+	int idx;
+
+	for (idx = 0; idx + 1 < ARMV8_PMU_CYCLE_IDX; idx += 2) {
+		/* Not only from 0: a direct-PMU vCPU may own the low counters. */
+		if (!test_bit(idx, cntr_mask) || !test_bit(idx + 1, cntr_mask) ||
+		    test_bit(idx, used_mask) || test_bit(idx + 1, used_mask))
+			continue;
+		__set_bit(idx, used_mask);
+		__set_bit(idx + 1, used_mask);
+		return idx;
+	}
+	return -EAGAIN;
+}
+
+static __always_inline int armv8pmu_alloc_single(unsigned long *used_mask,
+						  const unsigned long *cntr_mask)
+{
+	int idx;
+
+	for_each_set_bit(idx, cntr_mask, ARMV8_PMU_CYCLE_IDX) {
+		if (!__test_and_set_bit(idx, used_mask))
+			return idx;
+	}
+	return -EAGAIN;
+}
+
+/* Take a fixed-function counter (PMCCNTR, PMICNTR) if it exists and is free. */
+static __always_inline bool armv8pmu_alloc_fixed(unsigned long *used_mask,
+						  const unsigned long *cntr_mask, int idx)
+{
+	return test_bit(idx, cntr_mask) && !__test_and_set_bit(idx, used_mask);
+}
+
+/*
+ * Pick counters for an event.  CPU_CYCLES goes to PMCCNTR_EL0 and
+ * INST_RETIRED to PMICNTR_EL0 (FEAT_PMUv3_ICNTR) when they are free and
+ * no threshold is asked for (neither filter register has a TH field),
+ * CPU_CYCLES only where PMCCNTR_EL0 may be used (@req->no_pmccntr).
+ * An event that EL0 reads directly never gets a chained pair, which user
+ * space would read as one 64-bit counter, nor PMICNTR_EL0, which it does
+ * not know how to read.
+ *
+ * Return: the counter index (the low counter of a pair), or -EAGAIN.
+ */
+static __always_inline int __armv8pmu_alloc_counter(unsigned long *used_mask,
+						     const unsigned long *cntr_mask,
+						     const struct armv8pmu_alloc_req *req)
+{
+	if (req->evtype == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && !req->threshold &&
+	    !req->no_pmccntr &&
+	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_CYCLE_IDX))
+		return ARMV8_PMU_CYCLE_IDX;
+	if (req->evtype == ARMV8_PMUV3_PERFCTR_INST_RETIRED && !req->threshold &&
+	    !req->user_read &&
+	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_INSTR_IDX))
+		return ARMV8_PMU_INSTR_IDX;
+
+	if (req->chained)
+		return req->user_read ? -EAGAIN :
+		       armv8pmu_alloc_pair(used_mask, cntr_mask);
+	return armv8pmu_alloc_single(used_mask, cntr_mask);
+}
+
+/* For the allocation suite: the same, out of line. */
+VISIBLE_IF_KUNIT int armv8pmu_alloc_counter(unsigned long *used_mask,
+					    const unsigned long *cntr_mask,
+					    const struct armv8pmu_alloc_req *req)
+{
+	return __armv8pmu_alloc_counter(used_mask, cntr_mask, req);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_alloc_counter);
+
+/*
+ * The counters host events may use while a direct-PMU vCPU loaded on this
+ * CPU owns @owned (Documentation/arch/arm64/pmu-direct.rst): @avail =
+ * @cntr_mask less those.
+ */
+VISIBLE_IF_KUNIT void armv8pmu_host_avail(unsigned long *avail,
+					  const unsigned long *cntr_mask, u64 owned)
+{
+	DECLARE_BITMAP(own, ARMPMU_MAX_HWEVENTS);
+
+	bitmap_from_u64(own, owned);
+	bitmap_andnot(avail, cntr_mask, own, ARMPMU_MAX_HWEVENTS);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_host_avail);
+
+/*
+ * Whether the perf core must reschedule this CPU's host events as a vCPU
+ * takes counters (@owned) or gives them back (@owned = 0): at load when a
+ * host event sits on one it takes (@used), at put when a host event found
+ * no counter while they were taken (@starved), so that it gets one now
+ * rather than at the next multiplexing rotation.  A pinned event that
+ * found none went to ERROR (the perf core's rule for a pinned event that
+ * cannot be scheduled) and stays there until it is enabled again.
+ */
+VISIBLE_IF_KUNIT bool armv8pmu_own_resched(u64 owned, u64 used, bool starved)
+{
+	return owned ? (owned & used) != 0 : starved;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_own_resched);
+
+static __always_inline void __armv8pmu_free_counter(unsigned long *used_mask,
+						     int idx, bool chained)
+{
+	__clear_bit(idx, used_mask);
+	if (chained)
+		__clear_bit(idx + 1, used_mask);
+}
+
+VISIBLE_IF_KUNIT void armv8pmu_free_counter(unsigned long *used_mask, int idx,
+					    bool chained)
+{
+	__armv8pmu_free_counter(used_mask, idx, chained);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_free_counter);
+
+/* What an event asks of the allocator. */
+static __always_inline struct armv8pmu_alloc_req
+armv8pmu_alloc_req_of(struct arm_pmu *cpu_pmu, struct perf_event *event)
+{
 	struct hw_perf_event *hwc = &event->hw;
-	struct armv8pmu_alloc_req req = {
+
+	return (struct armv8pmu_alloc_req) {
 		.evtype = hwc->config_base & ARMV8_PMU_EVTYPE_EVENT,
 		.chained = armv8pmu_event_wants_pair(event),
 		.threshold = !!(hwc->config_base & ARMV8_PMU_EVTYPE_TH),
@@ -701,32 +842,54 @@ static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
 		.no_pmccntr = armv8pmu_avoid_pmccntr(cpu_pmu) ||
 			      has_branch_stack(event),
 	};
+}
 
+/*
+ * A vCPU loaded on this CPU owns @owned: the event gets one of the other
+ * counters, or none, and then is rescheduled when the vCPU gives them
+ * back (armv8pmu_guest_own()).  Out of line, so that the common path
+ * needs no stack frame.
+ */
+static noinline int armv8pmu_get_event_idx_owned(struct pmu_hw_events *cpuc,
+						 struct arm_pmu *cpu_pmu,
+						 struct perf_event *event, u64 owned)
+{
+	struct armv8pmu_alloc_req req = armv8pmu_alloc_req_of(cpu_pmu, event);
 	DECLARE_BITMAP(avail, ARMPMU_MAX_HWEVENTS);
-	const unsigned long *counters;
 	int idx;
+
+	armv8pmu_host_avail(avail, cpu_pmu->cntr_mask, owned);
+	idx = __armv8pmu_alloc_counter(cpuc->used_mask, avail, &req);
+	if (idx < 0)
+		__this_cpu_write(armv8pmu_guest_starved, true);
+	return idx;
+}
+
+static int armv8pmu_get_event_idx(struct pmu_hw_events *cpuc,
+				  struct perf_event *event)
+{
+	struct arm_pmu *cpu_pmu = to_arm_pmu(event->pmu);
+	struct armv8pmu_alloc_req req;
+	u64 owned = 0;
 
 	/*
 	 * arm_pmu's validate_group() asks on a scratch @cpuc, from any CPU
 	 * and maybe preemptible: whether the group fits the PMU at all, not
 	 * what a vCPU on this CPU owns just now.
 	 */
-	if (cpuc != raw_cpu_ptr(cpu_pmu->hw_events))
-		return armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask,
-					      &req);
-	counters = armv8pmu_host_counters(cpu_pmu, avail);
-	idx = armv8pmu_alloc_counter(cpuc->used_mask, counters, &req);
-	/* No counter while a vCPU owns some: reschedule when it gives them back. */
-	if (idx < 0 && counters == avail)
-		__this_cpu_write(armv8pmu_guest_starved, true);
-	return idx;
+	if (cpuc == raw_cpu_ptr(cpu_pmu->hw_events))
+		owned = __this_cpu_read(armv8pmu_guest_owned);
+	if (unlikely(owned))
+		return armv8pmu_get_event_idx_owned(cpuc, cpu_pmu, event, owned);
+	req = armv8pmu_alloc_req_of(cpu_pmu, event);
+	return __armv8pmu_alloc_counter(cpuc->used_mask, cpu_pmu->cntr_mask, &req);
 }
 
 static void armv8pmu_clear_event_idx(struct pmu_hw_events *cpuc,
 				     struct perf_event *event)
 {
-	armv8pmu_free_counter(cpuc->used_mask, event->hw.idx,
-			      armv8pmu_event_is_chained(event));
+	__armv8pmu_free_counter(cpuc->used_mask, event->hw.idx,
+				armv8pmu_event_is_chained(event));
 }
 
 /* BRBE records are stale after a task switch: invalidate them. */
@@ -792,6 +955,8 @@ static int armv8pmu_set_event_filter(struct hw_perf_event *hwc,
 	hwc->config_base = filter.host | (armv8pmu_attr_to_evtyper(attr) &
 			   (ARMV8_PMU_EVTYPE_TH | ARMV8_PMU_EVTYPE_TC));
 	hwc->config = filter.guest;
+	if (filter.host != filter.guest)
+		hwc->flags |= ARMV8PMU_EVT_SWITCHES;
 	return 0;
 }
 

@@ -50,6 +50,17 @@ struct armv8pmu_core {
 				       [PERF_COUNT_HW_CACHE_RESULT_MAX];
 };
 
+/*
+ * hw.flags: the event's host and guest types differ, so KVM switches
+ * its counter (set with the filters at event init).  One of the
+ * architecture's flags (PERF_EVENT_FLAG_ARCH), clear of arm_pmu's
+ * ARMPMU_EVT_*.
+ */
+#define ARMV8PMU_EVT_SWITCHES	0x00100
+static_assert((PERF_EVENT_FLAG_ARCH & ARMV8PMU_EVT_SWITCHES) == ARMV8PMU_EVT_SWITCHES);
+static_assert(!(ARMV8PMU_EVT_SWITCHES &
+		(ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT)));
+
 /* The cores of arm_pmuv3_cores.h, as indices into armv8pmu_cores[]. */
 #define ARMV8PMU_CORE(_name, ...)	ARMV8PMU_CORE_##_name,
 enum armv8pmu_core_idx {
@@ -96,16 +107,6 @@ int armv8pmu_check_guests(const struct perf_event_attr *attr, bool kvm);
 /* The PMEVTYPER event and threshold fields of a checked raw config. */
 u64 armv8pmu_attr_to_evtyper(const struct perf_event_attr *attr);
 
-/* The counter(s) for an event, from and back to a used mask. */
-int armv8pmu_alloc_counter(unsigned long *used_mask,
-			   const unsigned long *cntr_mask,
-			   const struct armv8pmu_alloc_req *req);
-void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained);
-
-/* Counters a direct-PMU vCPU owns: what is left to host events, and when to resched. */
-void armv8pmu_host_avail(unsigned long *avail, const unsigned long *cntr_mask, u64 owned);
-bool armv8pmu_own_resched(u64 owned, u64 used, bool starved);
-
 /* events/, format/ and caps/ of a PMU being initialised. */
 void armv8pmu_init_attr_groups(struct arm_pmu *cpu_pmu);
 
@@ -128,6 +129,14 @@ static inline bool armv8pmu_overflow_pending(u64 pmovsr, int irq_idx,
 /* arm_pmuv3.c: asking the machine, which the suites may redirect. */
 enum armv8pmu_host_mode armv8pmu_host_mode(void);
 bool armv8pmu_kvm_active(void);
+/* arm_pmuv3.c: the counter(s) for an event, from and back to a used mask. */
+int armv8pmu_alloc_counter(unsigned long *used_mask,
+			   const unsigned long *cntr_mask,
+			   const struct armv8pmu_alloc_req *req);
+void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained);
+/* arm_pmuv3.c: counters a direct-PMU vCPU owns: what is left, when to resched. */
+void armv8pmu_host_avail(unsigned long *avail, const unsigned long *cntr_mask, u64 owned);
+bool armv8pmu_own_resched(u64 owned, u64 used, bool starved);
 
 /* arm_pmuv3_events.c */
 extern const unsigned int armv8pmu_nr_cores;

@@ -221,7 +221,9 @@ static bool stub_kvm_on(void)
  * exclude_host through the real perf core, with the driver told the
  * host mode (nVHE) and whether KVM runs, whatever this kernel is:
  * refused with EOPNOTSUPP while KVM does not run, accepted while it
- * does.  The event is opened disabled: it never reaches the PMU.
+ * does, and marked as one whose counter KVM switches (an event without
+ * exclude_host is not).  The events are opened disabled: they never
+ * reach the PMU.
  */
 static void exclude_host_test(struct kunit *test)
 {
@@ -243,9 +245,17 @@ static void exclude_host_test(struct kunit *test)
 
 	kunit_activate_static_stub(test, armv8pmu_kvm_active, stub_kvm_on);
 	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
-	if (!IS_ERR(event))
-		perf_event_release_kernel(event);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(event), 0);
+	KUNIT_ASSERT_EQ(test, PTR_ERR_OR_ZERO(event), 0);
+	/* Its host and guest types differ: KVM must switch its counter. */
+	KUNIT_EXPECT_TRUE(test, event->hw.flags & ARMV8PMU_EVT_SWITCHES);
+	perf_event_release_kernel(event);
+
+	/* One that counts alike in both is none of KVM's business. */
+	attr.exclude_host = 0;
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, PTR_ERR_OR_ZERO(event), 0);
+	KUNIT_EXPECT_FALSE(test, event->hw.flags & ARMV8PMU_EVT_SWITCHES);
+	perf_event_release_kernel(event);
 }
 
 /*
