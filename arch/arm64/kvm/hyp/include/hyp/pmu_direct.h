@@ -21,6 +21,11 @@
  * PMCR_EL0 and, on VHE, its MDCR_EL2 (HPMN = N) back.
  *
  * No locks, no allocation, no printing: this runs at EL2 with IRQs off.
+ *
+ * A header, as hyp/switch.h and hyp/sysreg-sr.h are: the VHE and nVHE
+ * world switches (vhe/switch.c, nvhe/switch.c) each build it into their
+ * own entry, exit and trap handlers, inline on the path every guest
+ * entry and exit runs.  The decisions it takes are hyp/pmu_part.c's.
  */
 #ifndef __ARM64_KVM_HYP_PMU_DIRECT_H__
 #define __ARM64_KVM_HYP_PMU_DIRECT_H__
