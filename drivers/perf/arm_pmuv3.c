@@ -452,6 +452,133 @@ static void armv8pmu_disable(struct perf_event *event)
 }
 
 /* ------------------------------------------------------------------------
+ * Counter allocation, on a used-counter bitmap (inlined into the
+ * callbacks every event add and del runs).
+ */
+
+static int armv8pmu_alloc_pair(unsigned long *used_mask,
+			       const unsigned long *cntr_mask)
+{
+	int idx;
+
+	for (idx = 0; idx + 1 < ARMV8_PMU_CYCLE_IDX; idx += 2) {
+		/* Not only from 0: a direct-PMU vCPU may own the low counters. */
+		if (!test_bit(idx, cntr_mask) || !test_bit(idx + 1, cntr_mask) ||
+		    test_bit(idx, used_mask) || test_bit(idx + 1, used_mask))
+			continue;
+		__set_bit(idx, used_mask);
+		__set_bit(idx + 1, used_mask);
+		return idx;
+	}
+	return -EAGAIN;
+}
+
+static __always_inline int armv8pmu_alloc_single(unsigned long *used_mask,
+						  const unsigned long *cntr_mask)
+{
+	int idx;
+
+	for_each_set_bit(idx, cntr_mask, ARMV8_PMU_CYCLE_IDX) {
+		if (!__test_and_set_bit(idx, used_mask))
+			return idx;
+	}
+	return -EAGAIN;
+}
+
+/* Take a fixed-function counter (PMCCNTR, PMICNTR) if it exists and is free. */
+static __always_inline bool armv8pmu_alloc_fixed(unsigned long *used_mask,
+						  const unsigned long *cntr_mask, int idx)
+{
+	return test_bit(idx, cntr_mask) && !__test_and_set_bit(idx, used_mask);
+}
+
+/*
+ * Pick counters for an event.  CPU_CYCLES goes to PMCCNTR_EL0 and
+ * INST_RETIRED to PMICNTR_EL0 (FEAT_PMUv3_ICNTR) when they are free and
+ * no threshold is asked for (neither filter register has a TH field),
+ * CPU_CYCLES only where PMCCNTR_EL0 may be used (@req->no_pmccntr).
+ * An event that EL0 reads directly never gets a chained pair, which user
+ * space would read as one 64-bit counter, nor PMICNTR_EL0, which it does
+ * not know how to read.
+ *
+ * Return: the counter index (the low counter of a pair), or -EAGAIN.
+ */
+static __always_inline int __armv8pmu_alloc_counter(unsigned long *used_mask,
+						     const unsigned long *cntr_mask,
+						     const struct armv8pmu_alloc_req *req)
+{
+	if (req->evtype == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && !req->threshold &&
+	    !req->no_pmccntr &&
+	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_CYCLE_IDX))
+		return ARMV8_PMU_CYCLE_IDX;
+	if (req->evtype == ARMV8_PMUV3_PERFCTR_INST_RETIRED && !req->threshold &&
+	    !req->user_read &&
+	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_INSTR_IDX))
+		return ARMV8_PMU_INSTR_IDX;
+
+	if (req->chained)
+		return req->user_read ? -EAGAIN :
+		       armv8pmu_alloc_pair(used_mask, cntr_mask);
+	return armv8pmu_alloc_single(used_mask, cntr_mask);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For the allocation suite: the same, out of line. */
+int armv8pmu_alloc_counter(unsigned long *used_mask, const unsigned long *cntr_mask,
+			   const struct armv8pmu_alloc_req *req)
+{
+	return __armv8pmu_alloc_counter(used_mask, cntr_mask, req);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_alloc_counter);
+#endif
+
+/*
+ * The counters host events may use while a direct-PMU vCPU loaded on this
+ * CPU owns @owned (Documentation/arch/arm64/pmu-direct.rst): @avail =
+ * @cntr_mask less those.
+ */
+VISIBLE_IF_KUNIT void armv8pmu_host_avail(unsigned long *avail,
+					  const unsigned long *cntr_mask, u64 owned)
+{
+	DECLARE_BITMAP(own, ARMPMU_MAX_HWEVENTS);
+
+	bitmap_from_u64(own, owned);
+	bitmap_andnot(avail, cntr_mask, own, ARMPMU_MAX_HWEVENTS);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_host_avail);
+
+/*
+ * Whether the perf core must reschedule this CPU's host events as a vCPU
+ * takes counters (@owned) or gives them back (@owned = 0): at load when a
+ * host event sits on one it takes (@used), at put when a host event found
+ * no counter while they were taken (@starved), so that it gets one now
+ * rather than at the next multiplexing rotation.  A pinned event that
+ * found none went to ERROR (the perf core's rule for a pinned event that
+ * cannot be scheduled) and stays there until it is enabled again.
+ */
+VISIBLE_IF_KUNIT bool armv8pmu_own_resched(u64 owned, u64 used, bool starved)
+{
+	return owned ? (owned & used) != 0 : starved;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_own_resched);
+
+static __always_inline void __armv8pmu_free_counter(unsigned long *used_mask,
+						     int idx, bool chained)
+{
+	__clear_bit(idx, used_mask);
+	if (chained)
+		__clear_bit(idx + 1, used_mask);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void armv8pmu_free_counter(unsigned long *used_mask, int idx, bool chained)
+{
+	__armv8pmu_free_counter(used_mask, idx, chained);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_free_counter);
+#endif
+
+/* ------------------------------------------------------------------------
  * Counters a direct-PMU vCPU owns (Documentation/arch/arm64/pmu-direct.rst).
  */
 
@@ -702,131 +829,6 @@ static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *cpu_pmu)
 	 */
 	return IRQ_HANDLED;
 }
-
-/* ------------------------------------------------------------------------
- * Counter allocation, on a used-counter bitmap (inlined into the
- * callbacks every event add and del runs).
- */
-
-static int armv8pmu_alloc_pair(unsigned long *used_mask,
-			       const unsigned long *cntr_mask)
-{
-	int idx;
-
-	for (idx = 0; idx + 1 < ARMV8_PMU_CYCLE_IDX; idx += 2) {
-		/* Not only from 0: a direct-PMU vCPU may own the low counters. */
-		if (!test_bit(idx, cntr_mask) || !test_bit(idx + 1, cntr_mask) ||
-		    test_bit(idx, used_mask) || test_bit(idx + 1, used_mask))
-			continue;
-		__set_bit(idx, used_mask);
-		__set_bit(idx + 1, used_mask);
-		return idx;
-	}
-	return -EAGAIN;
-}
-
-static __always_inline int armv8pmu_alloc_single(unsigned long *used_mask,
-						  const unsigned long *cntr_mask)
-{
-	int idx;
-
-	for_each_set_bit(idx, cntr_mask, ARMV8_PMU_CYCLE_IDX) {
-		if (!__test_and_set_bit(idx, used_mask))
-			return idx;
-	}
-	return -EAGAIN;
-}
-
-/* Take a fixed-function counter (PMCCNTR, PMICNTR) if it exists and is free. */
-static __always_inline bool armv8pmu_alloc_fixed(unsigned long *used_mask,
-						  const unsigned long *cntr_mask, int idx)
-{
-	return test_bit(idx, cntr_mask) && !__test_and_set_bit(idx, used_mask);
-}
-
-/*
- * Pick counters for an event.  CPU_CYCLES goes to PMCCNTR_EL0 and
- * INST_RETIRED to PMICNTR_EL0 (FEAT_PMUv3_ICNTR) when they are free and
- * no threshold is asked for (neither filter register has a TH field),
- * CPU_CYCLES only where PMCCNTR_EL0 may be used (@req->no_pmccntr).
- * An event that EL0 reads directly never gets a chained pair, which user
- * space would read as one 64-bit counter, nor PMICNTR_EL0, which it does
- * not know how to read.
- *
- * Return: the counter index (the low counter of a pair), or -EAGAIN.
- */
-static __always_inline int __armv8pmu_alloc_counter(unsigned long *used_mask,
-						     const unsigned long *cntr_mask,
-						     const struct armv8pmu_alloc_req *req)
-{
-	if (req->evtype == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && !req->threshold &&
-	    !req->no_pmccntr &&
-	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_CYCLE_IDX))
-		return ARMV8_PMU_CYCLE_IDX;
-	if (req->evtype == ARMV8_PMUV3_PERFCTR_INST_RETIRED && !req->threshold &&
-	    !req->user_read &&
-	    armv8pmu_alloc_fixed(used_mask, cntr_mask, ARMV8_PMU_INSTR_IDX))
-		return ARMV8_PMU_INSTR_IDX;
-
-	if (req->chained)
-		return req->user_read ? -EAGAIN :
-		       armv8pmu_alloc_pair(used_mask, cntr_mask);
-	return armv8pmu_alloc_single(used_mask, cntr_mask);
-}
-
-/* For the allocation suite: the same, out of line. */
-VISIBLE_IF_KUNIT int armv8pmu_alloc_counter(unsigned long *used_mask,
-					    const unsigned long *cntr_mask,
-					    const struct armv8pmu_alloc_req *req)
-{
-	return __armv8pmu_alloc_counter(used_mask, cntr_mask, req);
-}
-EXPORT_SYMBOL_IF_KUNIT(armv8pmu_alloc_counter);
-
-/*
- * The counters host events may use while a direct-PMU vCPU loaded on this
- * CPU owns @owned (Documentation/arch/arm64/pmu-direct.rst): @avail =
- * @cntr_mask less those.
- */
-VISIBLE_IF_KUNIT void armv8pmu_host_avail(unsigned long *avail,
-					  const unsigned long *cntr_mask, u64 owned)
-{
-	DECLARE_BITMAP(own, ARMPMU_MAX_HWEVENTS);
-
-	bitmap_from_u64(own, owned);
-	bitmap_andnot(avail, cntr_mask, own, ARMPMU_MAX_HWEVENTS);
-}
-EXPORT_SYMBOL_IF_KUNIT(armv8pmu_host_avail);
-
-/*
- * Whether the perf core must reschedule this CPU's host events as a vCPU
- * takes counters (@owned) or gives them back (@owned = 0): at load when a
- * host event sits on one it takes (@used), at put when a host event found
- * no counter while they were taken (@starved), so that it gets one now
- * rather than at the next multiplexing rotation.  A pinned event that
- * found none went to ERROR (the perf core's rule for a pinned event that
- * cannot be scheduled) and stays there until it is enabled again.
- */
-VISIBLE_IF_KUNIT bool armv8pmu_own_resched(u64 owned, u64 used, bool starved)
-{
-	return owned ? (owned & used) != 0 : starved;
-}
-EXPORT_SYMBOL_IF_KUNIT(armv8pmu_own_resched);
-
-static __always_inline void __armv8pmu_free_counter(unsigned long *used_mask,
-						     int idx, bool chained)
-{
-	__clear_bit(idx, used_mask);
-	if (chained)
-		__clear_bit(idx + 1, used_mask);
-}
-
-VISIBLE_IF_KUNIT void armv8pmu_free_counter(unsigned long *used_mask, int idx,
-					    bool chained)
-{
-	__armv8pmu_free_counter(used_mask, idx, chained);
-}
-EXPORT_SYMBOL_IF_KUNIT(armv8pmu_free_counter);
 
 /* What an event asks of the allocator. */
 static __always_inline struct armv8pmu_alloc_req
