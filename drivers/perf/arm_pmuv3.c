@@ -686,14 +686,23 @@ static u64 armv8pmu_user_counters(struct arm_pmu *cpu_pmu)
  * guest's PMUVer at 3p5), so the perf-register path never gets here with
  * UEN.
  */
-static void armv8pmu_update_user_access(struct arm_pmu *cpu_pmu)
+/* Whether EL0 may read counters now: the sysctl allows it, the task asks. */
+static bool armv8pmu_user_access_wanted(void)
 {
 	struct perf_event_context *ctx;
-	u32 userenr = ARMV8_PMU_USERENR_ER;
 
 	/* The sysctl first: off by default, it needs no call to test. */
-	if (!sysctl_perf_user_access || !(ctx = perf_cpu_task_ctx()) ||
-	    !ctx->nr_user) {
+	if (!sysctl_perf_user_access)
+		return false;
+	ctx = perf_cpu_task_ctx();
+	return ctx && ctx->nr_user;
+}
+
+static void armv8pmu_update_user_access(struct arm_pmu *cpu_pmu)
+{
+	u32 userenr = ARMV8_PMU_USERENR_ER;
+
+	if (!armv8pmu_user_access_wanted()) {
 		armv8pmu_write_userenr(0);
 		return;
 	}

@@ -21,11 +21,16 @@
 #include <asm/sysreg.h>
 #include <linux/perf/arm_pmuv3.h>
 
-#define __PMU_EVREG_EACH(M)						\
-	M(0);  M(1);  M(2);  M(3);  M(4);  M(5);  M(6);  M(7);		\
-	M(8);  M(9);  M(10); M(11); M(12); M(13); M(14); M(15);		\
-	M(16); M(17); M(18); M(19); M(20); M(21); M(22); M(23);		\
-	M(24); M(25); M(26); M(27); M(28); M(29); M(30)
+/* A switch on @idx with case @M(n) for each event counter n. */
+#define __PMU_EVREG_SWITCH(idx, M)					\
+	do {								\
+		switch (idx) {						\
+		M(0);  M(1);  M(2);  M(3);  M(4);  M(5);  M(6);  M(7);	\
+		M(8);  M(9);  M(10); M(11); M(12); M(13); M(14); M(15);	\
+		M(16); M(17); M(18); M(19); M(20); M(21); M(22); M(23);	\
+		M(24); M(25); M(26); M(27); M(28); M(29); M(30);	\
+		}							\
+	} while (0)
 
 #define __PMU_READ_TYPER(n)	case n: return read_sysreg(pmevtyper##n##_el0)
 #define __PMU_READ_CNTR(n)	case n: return read_sysreg(pmevcntr##n##_el0)
@@ -35,56 +40,44 @@
 /* Counter @idx's type (@typer) or value. */
 static inline u64 __pmu_evreg_read(unsigned int idx, bool typer)
 {
-	if (typer) {
-		switch (idx) {
-		__PMU_EVREG_EACH(__PMU_READ_TYPER);
-		case ARMV8_PMU_CYCLE_IDX:
-			return read_pmccfiltr();
-		case ARMV8_PMU_INSTR_IDX:
-			return read_pmicfiltr();
-		}
-		return 0;
-	}
-	switch (idx) {
-	__PMU_EVREG_EACH(__PMU_READ_CNTR);
-	case ARMV8_PMU_CYCLE_IDX:
-		return read_pmccntr();
-	case ARMV8_PMU_INSTR_IDX:
-		return read_pmicntr();
-	}
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		return typer ? read_pmccfiltr() : read_pmccntr();
+	if (idx == ARMV8_PMU_INSTR_IDX)
+		return typer ? read_pmicfiltr() : read_pmicntr();
+	if (typer)
+		__PMU_EVREG_SWITCH(idx, __PMU_READ_TYPER);
+	else
+		__PMU_EVREG_SWITCH(idx, __PMU_READ_CNTR);
 	return 0;
 }
 
 /* Write counter @idx's type (@typer) or value. */
 static inline void __pmu_evreg_write(unsigned int idx, bool typer, u64 val)
 {
-	if (typer) {
-		switch (idx) {
-		__PMU_EVREG_EACH(__PMU_WRITE_TYPER);
-		case ARMV8_PMU_CYCLE_IDX:
+	if (idx == ARMV8_PMU_CYCLE_IDX) {
+		if (typer)
 			write_pmccfiltr(val);
-			return;
-		case ARMV8_PMU_INSTR_IDX:
+		else
+			write_pmccntr(val);
+		return;
+	}
+	if (idx == ARMV8_PMU_INSTR_IDX) {
+		if (typer)
 			write_pmicfiltr(val);
-			return;
-		}
+		else
+			write_pmicntr(val);
 		return;
 	}
-	switch (idx) {
-	__PMU_EVREG_EACH(__PMU_WRITE_CNTR);
-	case ARMV8_PMU_CYCLE_IDX:
-		write_pmccntr(val);
-		return;
-	case ARMV8_PMU_INSTR_IDX:
-		write_pmicntr(val);
-		return;
-	}
+	if (typer)
+		__PMU_EVREG_SWITCH(idx, __PMU_WRITE_TYPER);
+	else
+		__PMU_EVREG_SWITCH(idx, __PMU_WRITE_CNTR);
 }
 
 #undef __PMU_READ_TYPER
 #undef __PMU_READ_CNTR
 #undef __PMU_WRITE_TYPER
 #undef __PMU_WRITE_CNTR
-#undef __PMU_EVREG_EACH
+#undef __PMU_EVREG_SWITCH
 
 #endif /* __ARM64_KVM_HYP_PMU_EVREG_H__ */
