@@ -5,11 +5,12 @@
  *
  * The driver has two units, with arm_pmuv3_internal.h between them:
  *  - arm_pmuv3_events.c, the event ABI: config checks, the filters of
- *    an event's exclude_* bits, event maps, counter allocation, the
- *    cores and sysfs, all pure and driven by KUnit;
+ *    an event's exclude_* bits, event maps, the cores and sysfs, all
+ *    pure and driven by KUnit;
  *  - this file: thin register wrappers around <asm/arm_pmuv3.h>, owning
- *    the barriers, and the arm_pmu callbacks, probe and registration,
- *    which glue the two together.
+ *    the barriers; counter allocation, inline in the add and del
+ *    callbacks; the arm_pmu callbacks, probe and registration, which
+ *    glue the two together.
  */
 
 #define pr_fmt(fmt) "pmuv3-kvm: " fmt
@@ -678,14 +679,6 @@ static u64 armv8pmu_user_counters(struct arm_pmu *cpu_pmu)
 	return mask;
 }
 
-/*
- * EL0 access for the task's user-readable events.  With PMUv3p9 only
- * those counters are readable (PMUSERENR_EL0.UEN with PMUACR_EL1), so
- * the others keep their values; before, every counter is, and those not
- * in use are zeroed first.  A KVM guest never sees PMUv3p9 (KVM caps the
- * guest's PMUVer at 3p5), so the perf-register path never gets here with
- * UEN.
- */
 /* Whether EL0 may read counters now: the sysctl allows it, the task asks. */
 static bool armv8pmu_user_access_wanted(void)
 {
@@ -698,6 +691,14 @@ static bool armv8pmu_user_access_wanted(void)
 	return ctx && ctx->nr_user;
 }
 
+/*
+ * EL0 access for the task's user-readable events.  With PMUv3p9 only
+ * those counters are readable (PMUSERENR_EL0.UEN with PMUACR_EL1), so
+ * the others keep their values; before, every counter is, and those not
+ * in use are zeroed first.  A KVM guest never sees PMUv3p9 (KVM caps the
+ * guest's PMUVer at 3p5), so the perf-register path never gets here with
+ * UEN.
+ */
 static void armv8pmu_update_user_access(struct arm_pmu *cpu_pmu)
 {
 	u32 userenr = ARMV8_PMU_USERENR_ER;

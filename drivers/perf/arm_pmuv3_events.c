@@ -6,7 +6,7 @@
  *
  * What an event may ask for and what it is given: the raw config and
  * config1 fields and their checks, the generic events through the
- * architected and per-core maps, the counters an event may take, the
+ * architected and per-core maps, the filters of its exclude_* bits, the
  * list of cores the driver probes, and sysfs (events/, format/, caps/).
  * Everything here works from the PMU's probed capabilities in struct
  * arm_pmu, so that KUnit drives it with any PMU it describes.

@@ -2,9 +2,9 @@
 /*
  * Between the PMUv3 driver's two units: arm_pmuv3_events.c, the event
  * ABI, which reads no register, and arm_pmuv3.c, which owns the PMU.
- * arm_pmuv3.c asks the event ABI what an event counts (event_init) and
- * which counters it may take (add), and has it set up sysfs at probe;
- * everything else each unit keeps to itself.  Under KUnit, the suites in
+ * arm_pmuv3.c asks the event ABI what an event counts and which filters
+ * it gets (event_init), and has it set up sysfs at probe; everything
+ * else each unit keeps to itself.  Under KUnit, the suites in
  * tests/ see a few more internals of either unit (VISIBLE_IF_KUNIT).
  */
 #ifndef __ARM_PMUV3_INTERNAL_H
