@@ -67,17 +67,46 @@ for f in $files; do
 done
 git add -A && git commit -q --allow-empty -m base
 
-# drivers/perf/tests/Makefile names only the suites present so far.
+# A KUnit directory's Makefile (drivers/perf/tests/, arch/arm64/kvm/tests/)
+# names only the suites present so far.
 tests_makefile() {
-	mk=drivers/perf/tests/Makefile
-	[ -e "$mk" ] || return 0
-	# (mk_line, not line: the series loop below reads into $line)
-	while IFS= read -r mk_line; do
-		o=$(echo "$mk_line" | sed -n 's/.*+= \(.*\)\.o$/\1/p')
-		if [ -z "$o" ] || [ -e "drivers/perf/tests/$o.c" ]; then
-			echo "$mk_line"
+	for dir in drivers/perf/tests arch/arm64/kvm/tests; do
+		mk=$dir/Makefile
+		[ -e "$mk" ] || continue
+		# (mk_line, not line: the series loop below reads into $line)
+		while IFS= read -r mk_line; do
+			o=$(echo "$mk_line" | sed -n 's/.*+= \(.*\)\.o$/\1/p')
+			if [ -z "$o" ] || [ -e "$dir/$o.c" ]; then
+				echo "$mk_line"
+			fi
+		done < "$OVERLAY/$mk" > "$mk"
+	done
+}
+
+# drivers/perf/tests/.kunitconfig asks only for symbols that exist by then:
+# one the series adds (not in the base's Kconfig files it touches, but in
+# the build tree's) waits for the commit that defines it.
+KCONFIGS="arch/arm64/kvm/Kconfig drivers/perf/Kconfig drivers/perf/tests/Kconfig"
+ours_sym() {	# symbol
+	for k in $KCONFIGS; do
+		grep -qs "^config $1\$" "$BASE/$k" && return 1
+	done
+	for k in $KCONFIGS; do
+		grep -qs "^config $1\$" "$BUILD/src/$k" && return 0
+	done
+	return 1
+}
+kunitconfig() {
+	kc=drivers/perf/tests/.kunitconfig
+	[ -e "$kc" ] || return 0
+	while IFS= read -r kc_line; do
+		sym=$(echo "$kc_line" | sed -n 's/^CONFIG_\([A-Z0-9_]*\)=.*/\1/p')
+		# shellcheck disable=SC2086
+		if [ -z "$sym" ] || ! ours_sym "$sym" ||
+		   grep -qs "^config $sym\$" $KCONFIGS; then
+			echo "$kc_line"
 		fi
-	done < "$OVERLAY/$mk" > "$mk"
+	done < "$OVERLAY/$kc" > "$kc"
 }
 
 apply_glue() {	# file
@@ -94,6 +123,7 @@ commit_block() {	# subject msgfile paths glue series-glue
 	tests_makefile
 	for g in $4; do apply_glue "$(glue_file "$g")"; done
 	for g in $5; do apply_glue "$SGLUE/$g"; done
+	kunitconfig
 	git add -A
 	{ echo "$1"; echo; cat "$2"; } | git commit -q -s -F -
 }

@@ -54,6 +54,7 @@
 #include <asm/arm_pmuv3.h>
 #include <asm/barrier.h>
 #include <asm/hypervisor.h>
+#include <kunit/visibility.h>
 
 #include <kvm/arm_pmu_hvc.h>
 
@@ -106,6 +107,100 @@ static u64 armv8pmu_hvc_flags(void)
 	return KVM_PERFREG_BATCH_PARTIAL;
 }
 #endif
+
+/* ------------------------------------------------------------------------
+ * The client's decisions: pure functions of the service's answers.
+ */
+
+/*
+ * Whether the driver's PMCR_EL0 write @val ends its batch: E going up
+ * (the counters start: what they were given must be in place), or a
+ * reset (P or C), so that a batch holds at most one reset and stays
+ * within the work budget of one call (KVM_PERFREG_BATCH_BUDGET).
+ */
+VISIBLE_IF_KUNIT bool armv8pmu_hvc_ends_batch(u64 val)
+{
+	return val & (ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_hvc_ends_batch);
+
+/*
+ * The answer (@status, @failed, @done: a0, a1, a2) to a partial call of
+ * @sent entries, for the driver, which needs every entry carried out.
+ * *@good: how many entries, from the first, were carried out and
+ * succeeded, which need nothing more.  A failed entry fails the batch:
+ * the driver sends only what its grants allow, so it has no failure to
+ * expect, and the service is not doing what it says.  An answer the ABI
+ * never gives (more entries carried out than sent, more than one failed,
+ * success with none carried out) is a failure with nothing carried out:
+ * no entry's outcome is taken on trust.
+ */
+VISIBLE_IF_KUNIT enum armv8pmu_hvc_verdict
+armv8pmu_hvc_verdict(long status, u64 failed, u64 done, u64 sent, u64 *good)
+{
+	*good = 0;
+	if (done > sent || failed > 1 || failed > done)
+		return ARMV8PMU_HVC_FAILED;
+	*good = done - failed;
+	if (status != KVM_PERFREG_SUCCESS || failed || !done)
+		return ARMV8PMU_HVC_FAILED;
+	return done < sent ? ARMV8PMU_HVC_RESUME : ARMV8PMU_HVC_DONE;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_hvc_verdict);
+
+/*
+ * A batch of @nr entries sent as partial calls: @call makes one call of
+ * @count entries from entry @from and fills a0-a2 in @a; the batch is
+ * sent again from the first entry left for as long as the verdict says
+ * to resume.  *@good: how many entries, from the first, were carried
+ * out and succeeded.  Inlined always, so that @call is a direct call.
+ */
+static __always_inline enum armv8pmu_hvc_verdict
+__armv8pmu_hvc_send_calls(u64 nr, u64 *good,
+			  void (*call)(void *arg, u64 from, u64 count,
+				       unsigned long *a),
+			  void *arg)
+{
+	enum armv8pmu_hvc_verdict v;
+	unsigned long a[3];
+	u64 from = 0, g;
+
+	do {
+		call(arg, from, nr - from, a);
+		v = armv8pmu_hvc_verdict(a[0], a[1], a[2], nr - from, &g);
+		from += g;
+	} while (v == ARMV8PMU_HVC_RESUME);
+	*good = from;
+	return v;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* For the KUnit suite: the same, out of line. */
+enum armv8pmu_hvc_verdict
+armv8pmu_hvc_send_calls(u64 nr, u64 *good,
+			void (*call)(void *arg, u64 from, u64 count,
+				     unsigned long *a),
+			void *arg)
+{
+	return __armv8pmu_hvc_send_calls(nr, good, call, arg);
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_hvc_send_calls);
+#endif
+
+/*
+ * Whether VERSION's @a0 offers partial batches: major 1, minor 1 or
+ * later, nothing above bit 31 (a negative @a0 is a status).
+ */
+VISIBLE_IF_KUNIT bool armv8pmu_hvc_version_ok(long a0)
+{
+	u64 v = a0;
+
+	return !upper_32_bits(v) &&
+	       FIELD_GET(KVM_PERFREG_VERSION_MAJOR_MASK, v) ==
+	       KVM_PERFREG_VERSION_MAJOR &&
+	       FIELD_GET(KVM_PERFREG_VERSION_MINOR_MASK, v) >= 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(armv8pmu_hvc_version_ok);
 
 DEFINE_STATIC_KEY_FALSE(armv8pmu_hvc_key);
 DEFINE_PER_CPU(bool, armv8pmu_hvc_trapped);
@@ -290,8 +385,8 @@ static void armv8pmu_hvc_send(struct armv8pmu_hvc_cpu *h)
 	struct armv8pmu_hvc_call c = { .h = h, .flags = armv8pmu_hvc_flags() };
 	u64 good;
 
-	if (kvm_perfreg_send(h->nr, &good, armv8pmu_hvc_call, &c) ==
-	    KVM_PERFREG_BATCH_FAILED)
+	if (__armv8pmu_hvc_send_calls(h->nr, &good, armv8pmu_hvc_call, &c) ==
+	    ARMV8PMU_HVC_FAILED)
 		armv8pmu_hvc_fail(h, good, &c.res, c.flags);
 }
 
@@ -426,7 +521,7 @@ noinline void armv8pmu_hvc_write_pmcr(u64 val)
 	h->pmcr = val & ~reset;
 	armv8pmu_hvc_write(KVM_PERFREG_PMCR, val);
 	h->stopped = !(val & ARMV8_PMU_PMCR_E);
-	if (!kvm_perfreg_pmcr_ends_batch(val))
+	if (!armv8pmu_hvc_ends_batch(val))
 		return;
 	armv8pmu_hvc_flush(h);
 	h->cached = 0;
@@ -561,7 +656,7 @@ void armv8pmu_hvc_init(struct arm_pmu *cpu_pmu)
 			cpu_pmu->name);
 		return;
 	}
-	if (!kvm_perfreg_version_partial(res.a0)) {
+	if (!armv8pmu_hvc_version_ok(res.a0)) {
 		pr_info("%s: KVM perf-register service %lu.%lu: not 1.1 or a later 1.x, registers trapped\n",
 			cpu_pmu->name,
 			FIELD_GET(KVM_PERFREG_VERSION_MAJOR_MASK, res.a0),

@@ -49,6 +49,26 @@ u64 armv8pmu_hvc_pmcr(void);
 /* The overflow interrupt: begin returns the overflowed counters' mask. */
 u64 armv8pmu_hvc_irq_begin(void);
 void armv8pmu_hvc_irq_end(void);
+
+/* What the driver makes of a partial batch call's answer. */
+enum armv8pmu_hvc_verdict {
+	ARMV8PMU_HVC_DONE,	/* every entry carried out */
+	ARMV8PMU_HVC_RESUME,	/* call again for the rest */
+	ARMV8PMU_HVC_FAILED,	/* do the rest another way */
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The client's decisions (arm_pmuv3_hvc.c), for its KUnit suite. */
+bool armv8pmu_hvc_ends_batch(u64 val);
+enum armv8pmu_hvc_verdict armv8pmu_hvc_verdict(long status, u64 failed,
+					       u64 done, u64 sent, u64 *good);
+enum armv8pmu_hvc_verdict
+armv8pmu_hvc_send_calls(u64 nr, u64 *good,
+			void (*call)(void *arg, u64 from, u64 count,
+				     unsigned long *a),
+			void *arg);
+bool armv8pmu_hvc_version_ok(long a0);
+#endif
 #else
 static inline bool armv8pmu_hvc(void)
 {
