@@ -387,7 +387,7 @@ static void typer_mask_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kvm_pmu_typer_mask(0) & GENMASK_ULL(26, 16), 0ULL);
 }
 
-static struct kunit_case arm_pmuv3_kvm_switch_test_cases[] = {
+static struct kunit_case kvm_pmu_switch_test_cases[] = {
 	KUNIT_CASE_PARAM(add_test, add_gen_params),
 	KUNIT_CASE(add_masks_types_test),
 	KUNIT_CASE(del_and_reset_test),
@@ -402,12 +402,12 @@ static struct kunit_case arm_pmuv3_kvm_switch_test_cases[] = {
 	{}
 };
 
-static struct kunit_suite arm_pmuv3_kvm_switch_test_suite = {
-	.name = "arm_pmuv3_kvm_switch",
-	.test_cases = arm_pmuv3_kvm_switch_test_cases,
+static struct kunit_suite kvm_pmu_switch_test_suite = {
+	.name = "kvm_pmu_switch",
+	.test_cases = kvm_pmu_switch_test_cases,
 };
 
-kunit_test_suite(arm_pmuv3_kvm_switch_test_suite);
+kunit_test_suite(kvm_pmu_switch_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for KVM's host PMU switch state");
 MODULE_LICENSE("GPL");
