@@ -42,7 +42,6 @@ struct armv8pmu_cfg_field {
 	u64 mask;
 };
 
-#define ARMV8PMU_CFG_EVENT	GENMASK_ULL(15, 0)	/* PMEVTYPER.evtCount */
 #define ARMV8PMU_CFG1_LONG	BIT_ULL(0)		/* 64-bit counter */
 #define ARMV8PMU_CFG1_RDPMC	BIT_ULL(1)		/* EL0 direct read */
 #define ARMV8PMU_CFG1_TH_COUNT	BIT_ULL(2)		/* PMEVTYPER.TC[0] */
@@ -54,13 +53,18 @@ struct armv8pmu_cfg_field {
 
 /*
  * The event number field narrowed to 10 bits before PMUv3 for Armv8.1
- * (PMUVer 4, in ID_AA64DFR0_EL1 and in AArch32's ID_DFR0 alike).
+ * (PMUVer 4, in ID_AA64DFR0_EL1 and in AArch32's ID_DFR0 alike, under
+ * the names each architecture's headers give it).
  */
-#define ARMV8PMU_PMUVER_V3P1	4
+#ifdef CONFIG_ARM64
+#define ARMV8PMU_PMUVER_V3P1	ID_AA64DFR0_EL1_PMUVer_V3P1
+#else
+#define ARMV8PMU_PMUVER_V3P1	ARMV8_PMU_DFR_VER_V3P1
+#endif
 #define ARMV8PMU_EVENT_V80	GENMASK(9, 0)
 
 static const struct armv8pmu_cfg_field armv8pmu_cfg_fields[] = {
-	{ "event",		0, ARMV8PMU_CFG_EVENT },
+	{ "event",		0, ARMV8_PMU_EVTYPE_EVENT },
 	{ "long",		1, ARMV8PMU_CFG1_LONG },
 	{ "rdpmc",		1, ARMV8PMU_CFG1_RDPMC },
 	{ "threshold_count",	1, ARMV8PMU_CFG1_TH_COUNT },
@@ -206,7 +210,7 @@ EXPORT_SYMBOL_IF_KUNIT(armv8pmu_attr_is_64bit);
 
 static u16 armv8pmu_attr_event(const struct perf_event_attr *attr)
 {
-	return FIELD_GET(ARMV8PMU_CFG_EVENT, attr->config);
+	return FIELD_GET(ARMV8_PMU_EVTYPE_EVENT, attr->config);
 }
 
 static int armv8pmu_check_threshold(const struct perf_event_attr *attr,
@@ -242,7 +246,7 @@ VISIBLE_IF_KUNIT int armv8pmu_check_raw_event(u64 config,
 					      const struct armv8pmu_caps *caps)
 {
 	u64 event_mask = caps->pmuver >= ARMV8PMU_PMUVER_V3P1 ?
-			 ARMV8PMU_CFG_EVENT : ARMV8PMU_EVENT_V80;
+			 ARMV8_PMU_EVTYPE_EVENT : ARMV8PMU_EVENT_V80;
 
 	if (config & ~event_mask) {
 		pr_debug("config %#llx: bits outside the event field\n", config);

@@ -18,10 +18,8 @@
  * cost more than the body, and kvm_pmu_part_swinc(), whose callbacks
  * must stay direct calls.
  *
- * The register fields are defined here, as KVM_PMU_PART_*, from the Arm
- * ARM (DDI 0487) rather than taken from <asm/sysreg.h>, so that the
- * header needs nothing but generic headers; the KUnit suite checks them
- * against the generated definitions where those exist.
+ * The register fields are the base tree's generated definitions
+ * (<asm/sysreg.h>, arch/arm64/tools/sysreg).
  */
 #ifndef __KVM_ARM_PMU_PARTITION_H
 #define __KVM_ARM_PMU_PARTITION_H
@@ -32,64 +30,34 @@
 #include <linux/minmax.h>
 #include <linux/types.h>
 #include <linux/perf/arm_pmuv3.h>
+#include <asm/kvm_arm.h>
+#include <asm/sysreg.h>
 
-/* MDCR_EL2 (Arm ARM D24.3): the PMU fields a direct vCPU's value sets. */
-#define KVM_PMU_PART_MDCR_HPMN		GENMASK_ULL(4, 0)
-#define KVM_PMU_PART_MDCR_TPMCR		BIT_ULL(5)
-#define KVM_PMU_PART_MDCR_TPM		BIT_ULL(6)
-#define KVM_PMU_PART_MDCR_HPME		BIT_ULL(7)
-#define KVM_PMU_PART_MDCR_HPMD		BIT_ULL(17)	/* FEAT_PMUv3p1 */
-#define KVM_PMU_PART_MDCR_HCCD		BIT_ULL(23)	/* FEAT_PMUv3p5 */
-#define KVM_PMU_PART_MDCR_HLP		BIT_ULL(26)	/* FEAT_PMUv3p5 */
-#define KVM_PMU_PART_MDCR_HPMFZO	BIT_ULL(29)	/* FEAT_PMUv3p7 */
 /* Every MDCR_EL2 bit kvm_pmu_part_mdcr() decides; the caller keeps the rest. */
-#define KVM_PMU_PART_MDCR_MASK	(KVM_PMU_PART_MDCR_HPMN | KVM_PMU_PART_MDCR_TPMCR | \
-				 KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_HPME | \
-				 KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD | \
-				 KVM_PMU_PART_MDCR_HLP | KVM_PMU_PART_MDCR_HPMFZO)
+#define KVM_PMU_PART_MDCR_MASK	(MDCR_EL2_HPMN | MDCR_EL2_TPMCR | MDCR_EL2_TPM | \
+				 MDCR_EL2_HPME | MDCR_EL2_HPMD | MDCR_EL2_HCCD | \
+				 MDCR_EL2_HLP | MDCR_EL2_HPMFZO)
 
-/* HDFGRTR_EL2 and HDFGWTR_EL2 (FEAT_FGT): 1 traps the access. */
-#define KVM_PMU_PART_FGT_PMEVCNTRN	BIT_ULL(12)	/* and PMXEVCNTR_EL0 */
-#define KVM_PMU_PART_FGT_PMEVTYPERN	BIT_ULL(13)	/* and PMXEVTYPER_EL0 */
-#define KVM_PMU_PART_FGT_PMCCFILTR	BIT_ULL(14)
-#define KVM_PMU_PART_FGT_PMCCNTR	BIT_ULL(15)
-#define KVM_PMU_PART_FGT_PMCNTEN	BIT_ULL(16)	/* PMCNTEN{SET,CLR}_EL0 */
-#define KVM_PMU_PART_FGT_PMINTEN	BIT_ULL(17)	/* PMINTEN{SET,CLR}_EL1 */
-#define KVM_PMU_PART_FGT_PMOVS		BIT_ULL(18)	/* PMOVS{SET,CLR}_EL0 */
-#define KVM_PMU_PART_FGT_PMSELR		BIT_ULL(19)
-#define KVM_PMU_PART_FGW_PMSWINC	BIT_ULL(20)	/* HDFGWTR_EL2 only */
-#define KVM_PMU_PART_FGW_PMCR		BIT_ULL(21)	/* HDFGWTR_EL2 only */
-#define KVM_PMU_PART_FGR_PMMIR		BIT_ULL(22)	/* HDFGRTR_EL2 only */
-#define KVM_PMU_PART_FGT_PMUSERENR	BIT_ULL(57)
-#define KVM_PMU_PART_FGR_PMCEIDN	BIT_ULL(58)	/* HDFGRTR_EL2 only */
-#define KVM_PMU_PART_HDFGRTR_MASK	(GENMASK_ULL(19, 12) | KVM_PMU_PART_FGR_PMMIR | \
-					 KVM_PMU_PART_FGT_PMUSERENR | \
-					 KVM_PMU_PART_FGR_PMCEIDN)
-#define KVM_PMU_PART_HDFGWTR_MASK	(GENMASK_ULL(21, 12) | KVM_PMU_PART_FGT_PMUSERENR)
+/* The HDFGRTR_EL2 and HDFGWTR_EL2 bits of the PMU's registers (FEAT_FGT). */
+#define KVM_PMU_PART_HDFGRTR_MASK					\
+	(HDFGRTR_EL2_PMEVCNTRn_EL0 | HDFGRTR_EL2_PMEVTYPERn_EL0 |	\
+	 HDFGRTR_EL2_PMCCFILTR_EL0 | HDFGRTR_EL2_PMCCNTR_EL0 |		\
+	 HDFGRTR_EL2_PMCNTEN | HDFGRTR_EL2_PMINTEN | HDFGRTR_EL2_PMOVS |	\
+	 HDFGRTR_EL2_PMSELR_EL0 | HDFGRTR_EL2_PMMIR_EL1 |		\
+	 HDFGRTR_EL2_PMUSERENR_EL0 | HDFGRTR_EL2_PMCEIDn_EL0)
+#define KVM_PMU_PART_HDFGWTR_MASK					\
+	(HDFGWTR_EL2_PMEVCNTRn_EL0 | HDFGWTR_EL2_PMEVTYPERn_EL0 |	\
+	 HDFGWTR_EL2_PMCCFILTR_EL0 | HDFGWTR_EL2_PMCCNTR_EL0 |		\
+	 HDFGWTR_EL2_PMCNTEN | HDFGWTR_EL2_PMINTEN | HDFGWTR_EL2_PMOVS |	\
+	 HDFGWTR_EL2_PMSELR_EL0 | HDFGWTR_EL2_PMSWINC_EL0 |		\
+	 HDFGWTR_EL2_PMCR_EL0 | HDFGWTR_EL2_PMUSERENR_EL0)
 
-/* HDFGRTR2_EL2 and HDFGWTR2_EL2 (FEAT_FGT2): these bits trap when 0. */
-#define KVM_PMU_PART_FGT2_NPMICNTR	BIT_ULL(2)
-#define KVM_PMU_PART_FGT2_NPMICFILTR	BIT_ULL(3)
-#define KVM_PMU_PART_FGW2_NPMZR		BIT_ULL(21)	/* HDFGWTR2_EL2 only */
-#define KVM_PMU_PART_HDFGRTR2_MASK	(KVM_PMU_PART_FGT2_NPMICNTR | \
-					 KVM_PMU_PART_FGT2_NPMICFILTR)
-#define KVM_PMU_PART_HDFGWTR2_MASK	(KVM_PMU_PART_HDFGRTR2_MASK | \
-					 KVM_PMU_PART_FGW2_NPMZR)
-
-/* The ID register fields the capabilities come from. */
-#define KVM_PMU_PART_DFR0_PMUVER	GENMASK_ULL(11, 8)	/* ID_AA64DFR0_EL1 */
-#define KVM_PMU_PART_DFR0_HPMN0		GENMASK_ULL(63, 60)	/* ID_AA64DFR0_EL1 */
-#define KVM_PMU_PART_DFR1_PMICNTR	GENMASK_ULL(39, 36)	/* ID_AA64DFR1_EL1 */
-#define KVM_PMU_PART_MMFR0_FGT		GENMASK_ULL(59, 56)	/* ID_AA64MMFR0_EL1 */
-
-/* ID_AA64DFR0_EL1.PMUVer and ID_AA64MMFR0_EL1.FGT values. */
-#define KVM_PMU_PART_PMUVER_V3		0x1
-#define KVM_PMU_PART_PMUVER_V3P1	0x4
-#define KVM_PMU_PART_PMUVER_V3P5	0x6
-#define KVM_PMU_PART_PMUVER_V3P9	0x9
-#define KVM_PMU_PART_PMUVER_IMP_DEF	0xf
-#define KVM_PMU_PART_FGT_V1		0x1
-#define KVM_PMU_PART_FGT_V2		0x2
+/* The HDFG{R,W}TR2_EL2 bits of the PMU's registers (FEAT_FGT2): trap when 0. */
+#define KVM_PMU_PART_HDFGRTR2_MASK	(HDFGRTR2_EL2_nPMICNTR_EL0 | \
+					 HDFGRTR2_EL2_nPMICFILTR_EL0)
+#define KVM_PMU_PART_HDFGWTR2_MASK	(HDFGWTR2_EL2_nPMICNTR_EL0 | \
+					 HDFGWTR2_EL2_nPMICFILTR_EL0 | \
+					 HDFGWTR2_EL2_nPMZR_EL0)
 
 /*
  * What the PMU of the CPUs a direct vCPU runs on can do.

@@ -20,7 +20,10 @@
 
 /*
  * PMEVCNTR0-30, PMCCNTR at 31 and, with FEAT_PMUv3_ICNTR, PMICNTR at 32:
- * the driver's counter indices, which are also the PMCNTEN bits.
+ * the driver's counter indices, which are also the PMCNTEN bits
+ * (ARMV8_PMU_CYCLE_IDX and ARMV8_PMU_INSTR_IDX, which this header cannot
+ * take from <linux/perf/arm_pmuv3.h>: that includes <asm/arm_pmuv3.h>;
+ * arch/arm64/kvm/pmu.c checks that they agree).
  */
 #define KVM_PMU_SWITCH_COUNTERS	33
 #define KVM_PMU_CYCLE_IDX	31

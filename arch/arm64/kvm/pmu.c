@@ -31,6 +31,10 @@
 #include <kvm/arm_pmu_switch_state.h>
 #include <kvm/arm_pmu_typer.h>
 
+/* <kvm/arm_pmu_switch.h> names the driver's counter indices itself. */
+static_assert(KVM_PMU_CYCLE_IDX == ARMV8_PMU_CYCLE_IDX);
+static_assert(KVM_PMU_INSTR_IDX == ARMV8_PMU_INSTR_IDX);
+
 struct kvm_pmu_cpu {
 	struct kvm_pmu_events events;
 	bool guest_loaded;	/* VHE: a vCPU is loaded on this CPU */

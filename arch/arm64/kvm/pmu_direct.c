@@ -599,11 +599,11 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 	d->virt_e = prandom_u32_state(&rnd) & 1;
 	prandom_bytes_state(&rnd, &d->hdfgrtr, sizeof(d->hdfgrtr));
 	prandom_bytes_state(&rnd, &d->hdfgwtr, sizeof(d->hdfgwtr));
-	vcpu->arch.mdcr_el2 &= ~(KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR);
+	vcpu->arch.mdcr_el2 &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR);
 	if (prandom_u32_state(&rnd) & 1)
-		vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPM;
+		vcpu->arch.mdcr_el2 |= MDCR_EL2_TPM;
 	if (prandom_u32_state(&rnd) & 1)
-		vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
+		vcpu->arch.mdcr_el2 |= MDCR_EL2_TPMCR;
 	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1) {
 		u64 val;
 
@@ -850,10 +850,10 @@ static void __init kvm_pmu_hpmn_probe_cpu(void *refused)
 	int counter = -1;
 	u64 was, read = 0;
 
-	if (kvm_pmu_part_pmuver(dfr0) >= KVM_PMU_PART_PMUVER_V3P5)
+	if (kvm_pmu_part_pmuver(dfr0) >= ID_AA64DFR0_EL1_PMUVer_V3P5)
 		counter = kvm_pmu_part_probe_counter(FIELD_GET(ARMV8_PMU_PMCR_N,
 							       read_sysreg(pmcr_el0)),
-						     FIELD_GET(KVM_PMU_PART_DFR0_HPMN0, dfr0));
+						     FIELD_GET(ID_AA64DFR0_EL1_HPMN0, dfr0));
 	if (counter >= 0) {
 		flags = local_daif_save();
 		was = read_sysreg(pmcntenset_el0);

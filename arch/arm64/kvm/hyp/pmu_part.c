@@ -23,9 +23,9 @@
  */
 unsigned int kvm_pmu_part_pmuver(u64 dfr0)
 {
-	unsigned int ver = FIELD_GET(KVM_PMU_PART_DFR0_PMUVER, dfr0);
+	unsigned int ver = FIELD_GET(ID_AA64DFR0_EL1_PMUVer, dfr0);
 
-	return ver == KVM_PMU_PART_PMUVER_IMP_DEF ? 0 : ver;
+	return ver == ID_AA64DFR0_EL1_PMUVer_IMP_DEF ? 0 : ver;
 }
 
 /*
@@ -64,16 +64,16 @@ void kvm_pmu_part_caps_from(struct kvm_pmu_part_caps *caps,
 			    enum kvm_pmu_part_guard guard)
 {
 	unsigned int ver = kvm_pmu_part_pmuver(dfr0);
-	unsigned int fgt = FIELD_GET(KVM_PMU_PART_MMFR0_FGT, mmfr0);
+	unsigned int fgt = FIELD_GET(ID_AA64MMFR0_EL1_FGT, mmfr0);
 
 	caps->nr_counters = min_t(unsigned int, n, ARMV8_PMU_MAX_GENERAL_COUNTERS);
-	caps->hpmn0 = FIELD_GET(KVM_PMU_PART_DFR0_HPMN0, dfr0) != 0;
-	caps->pmuv3p1 = ver >= KVM_PMU_PART_PMUVER_V3P1;
-	caps->pmuv3p5 = ver >= KVM_PMU_PART_PMUVER_V3P5;
-	caps->pmuv3p9 = ver >= KVM_PMU_PART_PMUVER_V3P9;
-	caps->icntr = FIELD_GET(KVM_PMU_PART_DFR1_PMICNTR, dfr1) != 0;
-	caps->fgt = fgt >= KVM_PMU_PART_FGT_V1;
-	caps->fgt2 = fgt >= KVM_PMU_PART_FGT_V2;
+	caps->hpmn0 = FIELD_GET(ID_AA64DFR0_EL1_HPMN0, dfr0) != 0;
+	caps->pmuv3p1 = ver >= ID_AA64DFR0_EL1_PMUVer_V3P1;
+	caps->pmuv3p5 = ver >= ID_AA64DFR0_EL1_PMUVer_V3P5;
+	caps->pmuv3p9 = ver >= ID_AA64DFR0_EL1_PMUVer_V3P9;
+	caps->icntr = FIELD_GET(ID_AA64DFR1_EL1_PMICNTR, dfr1) != 0;
+	caps->fgt = fgt >= ID_AA64MMFR0_EL1_FGT_IMP;
+	caps->fgt2 = fgt >= ID_AA64MMFR0_EL1_FGT_FGT2;
 	caps->hpmn_enforced = probed && guard == KVM_PMU_PART_GUARD_AUTO;
 }
 
@@ -165,16 +165,16 @@ u64 kvm_pmu_part_vacate_mask(const struct kvm_pmu_part_caps *caps,
 u64 kvm_pmu_part_mdcr(const struct kvm_pmu_part_caps *caps,
 		      unsigned int hpmn, bool tpm)
 {
-	u64 mdcr = FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, hpmn) | KVM_PMU_PART_MDCR_HPME;
+	u64 mdcr = FIELD_PREP(MDCR_EL2_HPMN, hpmn) | MDCR_EL2_HPME;
 
 	if (caps->pmuv3p1)
-		mdcr |= KVM_PMU_PART_MDCR_HPMD;
+		mdcr |= MDCR_EL2_HPMD;
 	if (caps->pmuv3p5)
-		mdcr |= KVM_PMU_PART_MDCR_HCCD | KVM_PMU_PART_MDCR_HLP;
+		mdcr |= MDCR_EL2_HCCD | MDCR_EL2_HLP;
 	if (tpm)
-		mdcr |= KVM_PMU_PART_MDCR_TPM;
+		mdcr |= MDCR_EL2_TPM;
 	if (!caps->hpmn_enforced)
-		mdcr |= KVM_PMU_PART_MDCR_TPMCR;
+		mdcr |= MDCR_EL2_TPMCR;
 	return mdcr;
 }
 
@@ -314,31 +314,31 @@ u64 kvm_pmu_part_fgt_bit(enum kvm_pmu_part_reg reg, bool write)
 {
 	switch (reg) {
 	case KVM_PMU_PART_PMCR:
-		return write ? KVM_PMU_PART_FGW_PMCR : 0;
+		return write ? HDFGWTR_EL2_PMCR_EL0 : 0;
 	case KVM_PMU_PART_PMCNTEN:
-		return KVM_PMU_PART_FGT_PMCNTEN;
+		return write ? HDFGWTR_EL2_PMCNTEN : HDFGRTR_EL2_PMCNTEN;
 	case KVM_PMU_PART_PMINTEN:
-		return KVM_PMU_PART_FGT_PMINTEN;
+		return write ? HDFGWTR_EL2_PMINTEN : HDFGRTR_EL2_PMINTEN;
 	case KVM_PMU_PART_PMOVS:
-		return KVM_PMU_PART_FGT_PMOVS;
+		return write ? HDFGWTR_EL2_PMOVS : HDFGRTR_EL2_PMOVS;
 	case KVM_PMU_PART_PMSELR:
-		return KVM_PMU_PART_FGT_PMSELR;
+		return write ? HDFGWTR_EL2_PMSELR_EL0 : HDFGRTR_EL2_PMSELR_EL0;
 	case KVM_PMU_PART_PMUSERENR:
-		return KVM_PMU_PART_FGT_PMUSERENR;
+		return write ? HDFGWTR_EL2_PMUSERENR_EL0 : HDFGRTR_EL2_PMUSERENR_EL0;
 	case KVM_PMU_PART_PMCCNTR:
-		return KVM_PMU_PART_FGT_PMCCNTR;
+		return write ? HDFGWTR_EL2_PMCCNTR_EL0 : HDFGRTR_EL2_PMCCNTR_EL0;
 	case KVM_PMU_PART_PMCCFILTR:
-		return KVM_PMU_PART_FGT_PMCCFILTR;
+		return write ? HDFGWTR_EL2_PMCCFILTR_EL0 : HDFGRTR_EL2_PMCCFILTR_EL0;
 	case KVM_PMU_PART_PMEVCNTR:
-		return KVM_PMU_PART_FGT_PMEVCNTRN;
+		return write ? HDFGWTR_EL2_PMEVCNTRn_EL0 : HDFGRTR_EL2_PMEVCNTRn_EL0;
 	case KVM_PMU_PART_PMEVTYPER:
-		return KVM_PMU_PART_FGT_PMEVTYPERN;
+		return write ? HDFGWTR_EL2_PMEVTYPERn_EL0 : HDFGRTR_EL2_PMEVTYPERn_EL0;
 	case KVM_PMU_PART_PMSWINC:
-		return write ? KVM_PMU_PART_FGW_PMSWINC : 0;
+		return write ? HDFGWTR_EL2_PMSWINC_EL0 : 0;
 	case KVM_PMU_PART_PMCEID:
-		return write ? 0 : KVM_PMU_PART_FGR_PMCEIDN;
+		return write ? 0 : HDFGRTR_EL2_PMCEIDn_EL0;
 	case KVM_PMU_PART_PMMIR:
-		return write ? 0 : KVM_PMU_PART_FGR_PMMIR;
+		return write ? 0 : HDFGRTR_EL2_PMMIR_EL1;
 	default:
 		return 0;
 	}
@@ -349,11 +349,12 @@ u64 kvm_pmu_part_fgt2_bit(enum kvm_pmu_part_reg reg, bool write)
 {
 	switch (reg) {
 	case KVM_PMU_PART_PMICNTR:
-		return KVM_PMU_PART_FGT2_NPMICNTR;
+		return write ? HDFGWTR2_EL2_nPMICNTR_EL0 : HDFGRTR2_EL2_nPMICNTR_EL0;
 	case KVM_PMU_PART_PMICFILTR:
-		return KVM_PMU_PART_FGT2_NPMICFILTR;
+		return write ? HDFGWTR2_EL2_nPMICFILTR_EL0 :
+			       HDFGRTR2_EL2_nPMICFILTR_EL0;
 	case KVM_PMU_PART_PMZR:
-		return write ? KVM_PMU_PART_FGW2_NPMZR : 0;
+		return write ? HDFGWTR2_EL2_nPMZR_EL0 : 0;
 	default:
 		return 0;
 	}

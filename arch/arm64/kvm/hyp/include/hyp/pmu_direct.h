@@ -41,8 +41,6 @@
 
 #ifdef CONFIG_KVM_ARM_PMU_DIRECT
 
-#define __PMU_DIRECT_SEL	GENMASK(4, 0)	/* PMSELR_EL0.SEL */
-
 /* The guest's counters (kvm_pmu_part_guest_mask() of its share). */
 static __always_inline u64 __pmu_direct_mask(struct kvm_vcpu *vcpu)
 {
@@ -150,7 +148,7 @@ static inline void __pmu_direct_to_guest(struct kvm_vcpu *vcpu)
 	write_sysreg(kvm_pmu_part_hw_inten(__pmu_direct_vreg(vcpu, PMINTENSET_EL1), ovs, mask),
 		     pmintenset_el1);
 	write_sysreg(__pmu_direct_hw_cnten(vcpu, mask), pmcntenset_el0);
-	write_sysreg(__pmu_direct_vreg(vcpu, PMSELR_EL0) & __PMU_DIRECT_SEL, pmselr_el0);
+	write_sysreg(__pmu_direct_vreg(vcpu, PMSELR_EL0) & PMSELR_EL0_SEL, pmselr_el0);
 	write_sysreg(__pmu_direct_vreg(vcpu, PMUSERENR_EL0) & ARMV8_PMU_USERENR_MASK,
 		     pmuserenr_el0);
 	/* P and C reset counters when written: never from memory (userspace may set them). */
@@ -272,15 +270,15 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 	const struct kvm_pmu_direct *h = &host_vcpu->arch.pmu.direct;
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
 	unsigned int n = FIELD_GET(ARMV8_PMU_PMCR_N, read_sysreg(pmcr_el0));
-	u64 fields = KVM_PMU_PART_MDCR_HPMN | KVM_PMU_PART_MDCR_HPMD |
-		     KVM_PMU_PART_MDCR_HCCD;
+	u64 fields = MDCR_EL2_HPMN | MDCR_EL2_HPMD |
+		     MDCR_EL2_HCCD;
 
 	/* A protected VM's first run decides for good, no PMU included. */
 	if (!(protected_vm && d->pvm)) {
 		d->pvm = protected_vm;
 		d->chosen = READ_ONCE(h->enabled) &&
 			    kvm_pmu_part_pmuver(read_sysreg(id_aa64dfr0_el1)) >=
-			    KVM_PMU_PART_PMUVER_V3P5;
+			    ID_AA64DFR0_EL1_PMUVer_V3P5;
 		d->hpmn = min_t(unsigned int, READ_ONCE(h->hpmn), n);
 		d->mask = kvm_pmu_part_guest_mask(d->hpmn);
 		d->vacate = d->mask | (READ_ONCE(h->vacate) & BIT_ULL(ARMV8_PMU_INSTR_IDX));
@@ -293,12 +291,12 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 		__pmu_direct_pvm_traps(d, n);
 	if (!d->enabled) {
 		if (protected_vm)
-			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR;
+			vcpu->arch.mdcr_el2 |= MDCR_EL2_TPM | MDCR_EL2_TPMCR;
 		return;
 	}
 	vcpu->arch.mdcr_el2 &= ~fields;
-	vcpu->arch.mdcr_el2 |= FIELD_PREP(KVM_PMU_PART_MDCR_HPMN, d->hpmn) |
-			       KVM_PMU_PART_MDCR_HPMD | KVM_PMU_PART_MDCR_HCCD;
+	vcpu->arch.mdcr_el2 |= FIELD_PREP(MDCR_EL2_HPMN, d->hpmn) |
+			       MDCR_EL2_HPMD | MDCR_EL2_HCCD;
 	if (protected_vm) {
 		/*
 		 * The hypervisor's own traps (__pmu_direct_pvm_traps()),
@@ -315,9 +313,9 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 		/* FGT2's bits trap when clear: only add the partition's traps. */
 		*vcpu_fgt(vcpu, HDFGRTR2_EL2) &= ~KVM_PMU_PART_HDFGRTR2_MASK | d->hdfgrtr2;
 		*vcpu_fgt(vcpu, HDFGWTR2_EL2) &= ~KVM_PMU_PART_HDFGWTR2_MASK | d->hdfgwtr2;
-		vcpu->arch.mdcr_el2 &= ~(KVM_PMU_PART_MDCR_TPM | KVM_PMU_PART_MDCR_TPMCR);
+		vcpu->arch.mdcr_el2 &= ~(MDCR_EL2_TPM | MDCR_EL2_TPMCR);
 		if (d->virt_e)
-			vcpu->arch.mdcr_el2 |= KVM_PMU_PART_MDCR_TPMCR;
+			vcpu->arch.mdcr_el2 |= MDCR_EL2_TPMCR;
 	}
 }
 
@@ -587,7 +585,7 @@ static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 					  true, write, &val);
 	} else if (iss == __PMU_DIRECT_ISS(SYS_PMXEVCNTR_EL0) ||
 		   iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0)) {
-		unsigned int sel = read_sysreg(pmselr_el0) & __PMU_DIRECT_SEL;
+		unsigned int sel = read_sysreg(pmselr_el0) & PMSELR_EL0_SEL;
 
 		if (iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0))
 			done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
