@@ -289,7 +289,7 @@ def main():
           "gic-version=3 -cpu max -icount shift=0 -smp 1` (`-smp` 2 and 4 "
           "for the scaling rows, `-cpu cortex-a57` for the chained ones), "
           "running the same static programs (`tests/kvm/pmu_bench.c`, "
-          "`tests/kvm/vpmu_self_count.c`, `tests/guest/hotpath.c`, "
+          "`tools/testing/selftests/kvm/arm64/vpmu_self_count.c`, `tests/guest/hotpath.c`, "
           "`tests/guest/vpmu_ops.c`).\n" % (base, series, qemu))
     print("""Every figure is an instruction count taken with the PMU itself
 (INST_RETIRED, deterministic under `-icount`), not a time:

@@ -13,7 +13,7 @@ SUMS=$TOP/mk/base-replaced-${BASE:?BASE=7.3 or 6.12}.sha256
 BASE=$1
 
 changed=""
-for f in $(cd "$TOP" && find arch drivers include Documentation -type f | sort); do
+for f in $(cd "$TOP" && find arch drivers include Documentation tools -type f | sort); do
 	[ -e "$BASE/$f" ] || continue
 	want=$(sed -n "s|^\([0-9a-f]*\)  $f\$|\1|p" "$SUMS")
 	if [ -z "$want" ]; then

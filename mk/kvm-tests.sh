@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Cross-build, statically, the base tree's KVM selftests library with the
-# base's own tests for what we touch (SELFTESTS: the PMU, the hypercalls
-# and their firmware registers, the SMCCC filter, the vGIC's interrupt
-# injection and its initialisation), and our KVM test
-# programs (tests/kvm/*.c) on top of the library.  Output: $BUILD/kvm-bin/
-# (the base's tests keep their names).
+# Cross-build, statically, the KVM selftests the boots run: ours
+# (tools/testing/selftests/kvm/arm64/, registered in the selftests
+# Makefile by glue 0031) and the base tree's own for what we touch (the
+# PMU, the hypercalls and their firmware registers, the SMCCC filter, the
+# vGIC's interrupt injection and its initialisation), then on the same
+# library our two helpers that are no selftests: pmu_bench (make bench's
+# figures) and vpmu_pmceid (tests/kvm/).  Output: $BUILD/kvm-bin/ (each
+# under its own name).
 set -e
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BASE=${BASE:-7.3}
@@ -22,9 +24,13 @@ BIN=${4:-$BUILD/kvm-bin}
 KST=$SRC/tools/testing/selftests/kvm
 SELFTESTS=${5:-}
 if [ -z "$SELFTESTS" ]; then
-	SELFTESTS="vpmu_counter_access hypercalls smccc_filter get-reg-list"
-	# The vGIC's, for glue 0022 to 0024 (7.3 only: 6.12's vGIC is stock).
-	case $BASE in 6.*) ;; *) SELFTESTS="$SELFTESTS vgic_irq vgic_init" ;; esac
+	SELFTESTS="perfreg_abi pmu_concurrency pmu_split pmu_stress vpmu_hostile
+		vpmu_self_count vpmu_counter_access hypercalls smccc_filter
+		get-reg-list"
+	# The direct PMU's and protected VMs' (ours), and the vGIC's, for
+	# glue 0022 to 0024: 7.3 only (6.12's vGIC is stock).
+	case $BASE in 6.*) ;; *) SELFTESTS="$SELFTESTS pmu_direct pvm_direct
+		pvm_hidden vgic_irq vgic_init" ;; esac
 fi
 # The arm64 directory is aarch64/ up to 6.13.
 A=arm64
@@ -42,37 +48,24 @@ make -s -C "$KST" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" OUTPUT="$OUT" \
 		if [ -e "$KST/$t.c" ]; then echo "$OUT/$t"; else echo "$OUT/$A/$t"; fi
 	  done) >"$log" 2>&1 || { tail -30 "$log"; exit 1; }
 
+[ $# -gt 0 ] || rm -rf "$BIN"
 mkdir -p "$BIN"
 for t in $SELFTESTS; do
 	if [ -e "$KST/$t.c" ]; then cp "$OUT/$t" "$BIN/"; else cp "$OUT/$A/$t" "$BIN/"; fi
 done
 [ $# -gt 0 ] && exit 0
-# The flags the selftests build uses for its own programs.
+# The flags the selftests build uses for its own programs, and our
+# selftests' directory for the headers the helpers share with them.
 CFLAGS="-D_GNU_SOURCE -Wall -Werror=implicit-function-declaration -Wstrict-prototypes -O2 -std=gnu99 -DCONFIG_64BIT
 	-fno-builtin-memcmp -fno-builtin-memcpy -fno-builtin-memset
 	-fno-builtin-strnlen -fno-stack-protector -fno-PIE -fno-strict-aliasing
 	-I$SRC/tools/include -I$SRC/tools/arch/arm64/include
 	-I$SRC/tools/arch/arm64/include/generated -I$HDR/include
-	-I$KST/include -I$KST/include/$A -I$KST/lib/$A
+	-I$KST/include -I$KST/include/$A -I$KST/lib/$A -I$KST/$A
 	-I$SRC/tools/testing/selftests"
 LIBS=$(ls "$OUT"/lib/*.o "$OUT"/lib/$A/*.o)
-# The library's older allocator names (6.12): tests/kvm/kvm_compat.h.
-grep -q 'vm_vaddr_alloc_page(' "$KST/include/kvm_util.h" &&
-	CFLAGS="$CFLAGS -DPMUV3_KVM_VADDR_ALLOC"
-grep -q 'test_disable_default_vgic' "$KST/include/$A/processor.h" &&
-	CFLAGS="$CFLAGS -DPMUV3_KVM_DEFAULT_VGIC"
 for c in "$TOP"/tests/kvm/*.c; do
 	p=$(basename "$c" .c)
-	# Protected VMs, and the library calls that make one, are 7.x's.
-	case $p in pvm_*)
-		grep -q KVM_VM_TYPE_ARM_PROTECTED "$SRC/include/uapi/linux/kvm.h" ||
-			continue ;;
-	esac
-	# The direct PMU is 7.3's (its attribute in the UAPI header, glue).
-	case $p in pmu_direct|pvm_direct)
-		grep -q KVM_ARM_VCPU_PMU_V3_DIRECT "$SRC/arch/arm64/include/uapi/asm/kvm.h" ||
-			continue ;;
-	esac
 	${CROSS_COMPILE}gcc $CFLAGS -static -no-pie -pthread "$c" $LIBS \
 		-ldl -o "$BIN/$p"
 	echo "  KVMTEST $BIN/$p"

@@ -12,9 +12,11 @@ BOOT_MODES	?= vhe nvhe protected el1 a57 acpi nokvm vhe-up nvhe-up protected-up 
 
 .PHONY: kunit boot-check limits
 
-# KVM test programs on the base tree's selftests library (needs the
-# prepared tree and its kernel config for headers_install).
-$(KVM_TESTS): mk/kvm-tests.sh $(wildcard tests/kvm/*.c tests/kvm/*.h) | kernel
+# The KVM selftests, ours and the base tree's, and our helpers on their
+# library (needs the prepared tree and its kernel config for
+# headers_install).
+$(KVM_TESTS): mk/kvm-tests.sh $(wildcard tests/kvm/*.c \
+		tools/testing/selftests/kvm/arm64/*) | kernel
 	@mk/kvm-tests.sh
 	@touch $@
 

@@ -62,10 +62,10 @@ ktap_job_end() {	# index job
 	fi
 }
 
-# Run one of our programs as a subtest.  It prints "PLAN N" first, then
-# a "PASS|FAIL what: detail" line per check; everything it prints is
-# kept as diagnostics.  The result is ok only if it exits 0 and gave all
-# N checks, all passed.
+# Run one of our guest programs (tests/guest/*.c) as a subtest.  It
+# prints "PLAN N" first, then a "PASS|FAIL what: detail" line per check;
+# everything it prints is kept as diagnostics.  The result is ok only
+# if it exits 0 and gave all N checks, all passed.
 run_program() {	# name command...
 	prog=$1; shift
 	prog_t0=$(ktap_now)
@@ -111,11 +111,13 @@ run_selftest() {	# program [name]
 # A KVM selftest that reports in KSFT's TAP (tools/testing/selftests/
 # kselftest.h), as a subtest: its plan and results one level down, its
 # other lines as diagnostics.  The result is ok only if it exits 0 (a
-# skip, 4, fails) and met its plan with every result ok.
-run_ksft() {	# program
-	t=${1##*/}
+# skip, 4, fails) and met its plan with every result ok.  With one
+# argument the program's path, named as the program; with more, the
+# result's name, then the command.
+run_ksft() {	# program | name command...
+	if [ $# = 1 ]; then t=${1##*/}; else t=$1; shift; fi
 	t0=$(ktap_now)
-	"$1" > "/tmp/$t.out" 2>&1
+	"$@" > "/tmp/$t.out" 2>&1
 	rc=$?
 	echo "        # $t: $(ktap_took "$t0")"
 	echo "        KTAP version 1"

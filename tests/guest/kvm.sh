@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# KVM checks: our programs (tests/kvm/), the base tree's own KVM
-# selftests for what we touch, and the real perf tool's view of a guest.
+# KVM checks: our KVM selftests (tools/testing/selftests/kvm/arm64/), the
+# base tree's own for what we touch, and the real perf tool's view of a
+# guest.
 # Sourced by /init, which reports them in KTAP (tests/guest/ktap.sh).
 
 # How many results this boot gives (see the cases below).
@@ -53,16 +54,16 @@ if [ ! -e /dev/kvm ]; then
 	return 0 2>/dev/null || exit 0
 fi
 
-# Our programs plan their checks and print a PASS/FAIL line for each.
+# Our selftests plan their checks and report each in KSFT's TAP.
 run_ours() {	# name [args...]
 	name=$1; shift
-	run_program "$name" "/bin/$name" "$@"
+	run_ksft "$name" "/bin/$name" "$@"
 }
 
-# run_program with kvm.pmu_direct_guard=on, back to auto after.
+# run_ksft with kvm.pmu_direct_guard=on, back to auto after.
 run_guard_on() {	# name program [args...]
 	echo on > /sys/module/kvm/parameters/pmu_direct_guard
-	run_program "$@"
+	run_ksft "$@"
 	echo auto > /sys/module/kvm/parameters/pmu_direct_guard
 }
 
@@ -102,12 +103,12 @@ fi
 # also run the guarded profile on our QEMU (kvm.pmu_direct_guard=on).
 if [ $direct = 1 ]; then
 	if [ "$qemu" = debian ]; then
-		PMU_DIRECT_QEMU=$qemu run_ours pmu_direct
+		PMU_DIRECT_QEMU=$qemu run_ours pmu_direct guarded
 	else
-		run_program pmu_direct_unguarded /bin/pmu_direct unguarded
+		run_ksft pmu_direct_unguarded /bin/pmu_direct unguarded
 	fi
 	case "$mode" in
-	*-up) run_guard_on pmu_direct /bin/pmu_direct ;;
+	*-up) run_guard_on pmu_direct /bin/pmu_direct guarded ;;
 	esac
 fi
 run_ours perfreg_abi
@@ -133,7 +134,7 @@ esac
 # too, keeps the other CPU too busy for QEMU's counts to be exact).
 case "$mode" in
 *-up|*-debug|*-nmi) ;;
-*) [ $direct = 1 ] && run_program pmu_direct_migrate /bin/pmu_direct migrate ;;
+*) [ $direct = 1 ] && run_ksft pmu_direct_migrate /bin/pmu_direct migrate ;;
 esac
 
 # The base tree's selftests (mk/kvm-tests.sh): exit 0 passes; a KSFT

@@ -32,7 +32,7 @@ for t in $base_tests; do
 	run_selftest "$t"
 done
 throttled_group_restarts
-run_program vpmu_self_count /bin/vpmu_self_count
+run_ksft /bin/vpmu_self_count
 split_exact /bin/pmu_split run
 result perf_stat_guest_host $? "{G,H,GH} group of a KVM guest: G=$g H=$h all=$gh (G+H-all=$((g + h - gh)))"
 

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The KVM selftests library's names as mainline (7.3) has them, for the
- * 6.12 backport's older library: ESR_ELx_EC_* from the tools copy of
- * <asm/esr.h> (6.12: ESR_EC_* of its own), vm_alloc_page{,s}() (6.12:
- * vm_vaddr_alloc_page{,s}()), and a VM's vGICv3 (mainline's library
- * creates one with every VM; 6.12's leaves it to the test).
- * mk/kvm-tests.sh defines PMUV3_KVM_VADDR_ALLOC when the library has the
- * old allocator names, PMUV3_KVM_DEFAULT_VGIC when it makes the vGIC.
+ * The KVM selftests library as these tests use it: mainline's, where
+ * every VM has a vGICv3 and pages come from vm_alloc_page{,s}().  The
+ * 6.12 backport (the library before those) defines
+ * PMUV3_KVM_LIBRARY_6_12 below: its allocator is
+ * vm_vaddr_alloc_page{,s}(), its ESR classes ESR_EC_*, and a test makes
+ * the vGIC itself.
  */
 #ifndef PMUV3_KVM_COMPAT_H
 #define PMUV3_KVM_COMPAT_H
@@ -16,12 +15,9 @@
 #include "processor.h"
 #include "vgic.h"
 
-#ifndef ESR_ELx_EC_SVC64
+#ifdef PMUV3_KVM_LIBRARY_6_12
 #define ESR_ELx_EC_SVC64	ESR_EC_SVC64
 #define ESR_ELx_EC_UNKNOWN	ESR_EC_UNKNOWN
-#endif
-
-#ifdef PMUV3_KVM_VADDR_ALLOC
 #define vm_alloc_page		vm_vaddr_alloc_page
 #define vm_alloc_pages		vm_vaddr_alloc_pages
 #endif
@@ -32,13 +28,13 @@
  */
 static inline int pmuv3_vm_vgic(struct kvm_vm *vm, unsigned int nr_vcpus)
 {
-#ifdef PMUV3_KVM_DEFAULT_VGIC
+#ifdef PMUV3_KVM_LIBRARY_6_12
+	return vgic_v3_setup(vm, nr_vcpus, 64);
+#else
 	if (!vm->arch.has_gic)
 		return -1;
 	kvm_arch_vm_finalize_vcpus(vm);
 	return dup(vm->arch.gic_fd);
-#else
-	return vgic_v3_setup(vm, nr_vcpus, 64);
 #endif
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Host-side helpers of the KVM PMU tests: PASS/FAIL lines that
- * tests/guest/kvm.sh turns into test results, perf_event_open() of one
+ * Host-side helpers of the KVM PMU tests: KTAP results (kselftest.h),
+ * one a check, perf_event_open() of one
  * member of an (all, host-only, guest-only) group, and the slack a guest
  * figure gets under QEMU.
  */
@@ -14,34 +14,33 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kselftest.h"
 #include "test_util.h"
 
 enum { SIDE_ALL, SIDE_HOST, SIDE_GUEST };
 
-static int failures;
-
 /*
- * The number of checks this program will report, printed first: a run
- * that ends early or skips a check then shows as missing results
- * (tests/guest/ktap.sh), not as a smaller tally.
+ * The number of checks this program will report, printed first (KTAP):
+ * a run that ends early or skips a check then shows as missing results,
+ * not as a smaller tally.
  */
 static inline void plan(int n)
 {
-	printf("PLAN %d\n", n);
-	fflush(stdout);
+	ksft_print_header();
+	ksft_set_plan(n);
 }
 
-/* "PASS|FAIL what: detail", counted in failures. */
+/* One named result, "what", after a diagnostic "# what: detail" line. */
 static inline void check(bool ok, const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%s %s: ", ok ? "PASS" : "FAIL", what);
+	printf("# %s: ", what);
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
-	failures += !ok;
+	ksft_test_result(ok, "%s\n", what);
 }
 
 /*

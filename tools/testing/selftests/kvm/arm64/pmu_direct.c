@@ -89,11 +89,13 @@
  *    the odd counter counts the even one's 32-bit overflow, direct and
  *    trapped alike.
  *
- * "pmu_direct unguarded" runs the same checks in the profile a PMU that
- * enforces MDCR_EL2.HPMN at EL0 and EL1 gets: the HPMN probe at KVM init
- * found it does (the boots' QEMU, qemu/patches/) and kvm.pmu_direct_guard
- * is auto; without the argument the run must be in the guarded profile
- * (Debian's QEMU, or kvm.pmu_direct_guard=on).  The program checks both.
+ * Without an argument the checks run in whichever trap profile KVM chose,
+ * and a host without the direct PMU skips them all.  "pmu_direct
+ * unguarded" and "pmu_direct guarded" also require the profile, and fail
+ * every check without the direct PMU: unguarded is what a PMU that
+ * enforces MDCR_EL2.HPMN at EL0 and EL1 gets (the HPMN probe at KVM init
+ * found it does and kvm.pmu_direct_guard is auto), guarded any other
+ * (kvm.pmu_direct_guard=on, or a PMU that does not enforce HPMN).
  *
  * "pmu_direct migrate" (two CPUs or more) plans one check instead:
  *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
@@ -583,15 +585,24 @@ static const uint16_t svc_id[SVC_NR] = {
 static uint64_t svc_mrs(int r)
 {
 	switch (r) {
-	case SVC_CNTR0:		return read_sysreg(pmevcntr0_el0);
-	case SVC_TYPER0:	return read_sysreg(pmevtyper0_el0);
-	case SVC_CCNTR:		return read_sysreg(pmccntr_el0);
-	case SVC_CCFILTR:	return read_sysreg(pmccfiltr_el0);
-	case SVC_CNTEN:		return read_sysreg(pmcntenset_el0);
-	case SVC_INTEN:		return read_sysreg(pmintenset_el1);
-	case SVC_OVS:		return read_sysreg(pmovsset_el0);
-	case SVC_USERENR:	return read_sysreg(pmuserenr_el0);
-	default:		return read_sysreg(pmcr_el0);
+	case SVC_CNTR0:
+		return read_sysreg(pmevcntr0_el0);
+	case SVC_TYPER0:
+		return read_sysreg(pmevtyper0_el0);
+	case SVC_CCNTR:
+		return read_sysreg(pmccntr_el0);
+	case SVC_CCFILTR:
+		return read_sysreg(pmccfiltr_el0);
+	case SVC_CNTEN:
+		return read_sysreg(pmcntenset_el0);
+	case SVC_INTEN:
+		return read_sysreg(pmintenset_el1);
+	case SVC_OVS:
+		return read_sysreg(pmovsset_el0);
+	case SVC_USERENR:
+		return read_sysreg(pmuserenr_el0);
+	default:
+		return read_sysreg(pmcr_el0);
 	}
 }
 
@@ -599,18 +610,36 @@ static uint64_t svc_mrs(int r)
 static void svc_msr(int r, uint64_t v)
 {
 	switch (r) {
-	case SVC_CNTR0:		write_sysreg(v, pmevcntr0_el0); break;
-	case SVC_TYPER0:	write_sysreg(v, pmevtyper0_el0); break;
-	case SVC_CCNTR:		write_sysreg(v, pmccntr_el0); break;
-	case SVC_CCFILTR:	write_sysreg(v, pmccfiltr_el0); break;
+	case SVC_CNTR0:
+		write_sysreg(v, pmevcntr0_el0);
+		break;
+	case SVC_TYPER0:
+		write_sysreg(v, pmevtyper0_el0);
+		break;
+	case SVC_CCNTR:
+		write_sysreg(v, pmccntr_el0);
+		break;
+	case SVC_CCFILTR:
+		write_sysreg(v, pmccfiltr_el0);
+		break;
 	case SVC_CNTEN:
 		write_sysreg(~0UL, pmcntenclr_el0);
 		write_sysreg(v, pmcntenset_el0);
 		break;
-	case SVC_INTEN:		write_sysreg(~0UL, pmintenclr_el1); write_sysreg(v, pmintenset_el1); break;
-	case SVC_OVS:		write_sysreg(~0UL, pmovsclr_el0); write_sysreg(v, pmovsset_el0); break;
-	case SVC_USERENR:	write_sysreg(v, pmuserenr_el0); break;
-	default:		write_sysreg(v, pmcr_el0); break;
+	case SVC_INTEN:
+		write_sysreg(~0UL, pmintenclr_el1);
+		write_sysreg(v, pmintenset_el1);
+		break;
+	case SVC_OVS:
+		write_sysreg(~0UL, pmovsclr_el0);
+		write_sysreg(v, pmovsset_el0);
+		break;
+	case SVC_USERENR:
+		write_sysreg(v, pmuserenr_el0);
+		break;
+	default:
+		write_sysreg(v, pmcr_el0);
+		break;
 	}
 	isb();
 }
@@ -927,14 +956,22 @@ static void guest_chain(void)
 static const char *errname(int e)
 {
 	switch (e) {
-	case 0: return "0";
-	case ENODEV: return "ENODEV";
-	case EINVAL: return "EINVAL";
-	case EBUSY: return "EBUSY";
-	case ENOSPC: return "ENOSPC";
-	case ENXIO: return "ENXIO";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	default: return strerror(e);
+	case 0:
+		return "0";
+	case ENODEV:
+		return "ENODEV";
+	case EINVAL:
+		return "EINVAL";
+	case EBUSY:
+		return "EBUSY";
+	case ENOSPC:
+		return "ENOSPC";
+	case ENXIO:
+		return "ENXIO";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	default:
+		return strerror(e);
 	}
 }
 
@@ -1106,11 +1143,11 @@ static enum support probe_direct(int *err)
 	return s;
 }
 
-/* The run's end: how many checks failed, and the exit status. */
+/* The run's end: the exit status, from the plan and the results. */
 static int tally(void)
 {
-	printf("pmu_direct: %d failed\n", failures);
-	return failures ? 1 : 0;
+	ksft_finished();
+	return KSFT_FAIL;	/* not reached */
 }
 
 /*
@@ -2006,8 +2043,9 @@ int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
 	bool migrate = argc > 1 && !strcmp(argv[1], "migrate");
-	/* The profile of a PMU that enforces HPMN (require_profile()). */
+	/* The profile the run requires (require_profile()), if any. */
 	bool unguarded = argc > 1 && !strcmp(argv[1], "unguarded");
+	bool guarded = argc > 1 && !strcmp(argv[1], "guarded");
 	const char *const *names = checks;
 	size_t nr_names = ARRAY_SIZE(checks);
 	int host_counters, err;
@@ -2015,10 +2053,17 @@ int main(int argc, char **argv)
 	enum support s;
 
 	TEST_REQUIRE(kvm_has_cap(KVM_CAP_ARM_PMU_V3));
+	s = probe_direct(&err);
+	/* A plain selftest run: nothing to check without the direct PMU. */
+	if (argc == 1)
+		__TEST_REQUIRE(s == DIRECT_OK,
+			       "no direct guest PMU on this host (%s)",
+			       s == DIRECT_UNSUPPORTED ? "EOPNOTSUPP" :
+			       s == DIRECT_ABSENT ? "no such attribute" :
+						    "an error");
 
 	if (migrate) {
 		plan(ARRAY_SIZE(migrate_checks));
-		s = probe_direct(&err);
 		if (s != DIRECT_OK)
 			return report_all(s, err, false, migrate_checks,
 					  ARRAY_SIZE(migrate_checks));
@@ -2027,9 +2072,8 @@ int main(int argc, char **argv)
 	}
 
 	plan(nr_names);
-	if (!expect_unsupported)
+	if (guarded || unguarded)
 		require_profile(unguarded);
-	s = probe_direct(&err);
 	if (s != DIRECT_OK || expect_unsupported)
 		return report_all(s, err, expect_unsupported, names, nr_names);
 

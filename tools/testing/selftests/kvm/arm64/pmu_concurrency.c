@@ -140,6 +140,9 @@ int main(void)
 	int stats[2] = { 0, 0 }, i, g;
 	struct kvm_vm *vm;
 
+	__TEST_REQUIRE(sysconf(_SC_NPROCESSORS_ONLN) >= 2 &&
+		       !access("/sys/devices/system/cpu/cpu1/online", W_OK),
+		       "needs CPU 1 online and hot-pluggable");
 	plan(NR_VCPUS * NR_GROUPS + 2);
 	vm = vm_create_with_vcpus(NR_VCPUS, guest_rounds, vcpus);
 	vm_init_descriptor_tables(vm);
@@ -164,23 +167,23 @@ int main(void)
 			struct group_result *r = &t[i].res[g];
 			int64_t diff = r->v[0] - r->v[1] - r->v[2];
 			double scale = r->running ? (double)r->enabled / r->running : 0;
+			char name[32];
 
-			printf("%s partition vcpu%d group%d: all=%lu host=%lu guest=%lu diff=%ld, running %lu/%lu ns, scaled all=%.0f host=%.0f guest=%.0f\n",
-			       diff ? "FAIL" : "PASS", i, g, r->v[0], r->v[1],
-			       r->v[2], diff, r->running, r->enabled,
-			       r->v[0] * scale, r->v[1] * scale, r->v[2] * scale);
-			failures += diff != 0;
+			snprintf(name, sizeof(name), "partition vcpu%d group%d", i, g);
+			check(!diff, name,
+			      "all=%lu host=%lu guest=%lu diff=%ld, running %lu/%lu ns, scaled all=%.0f host=%.0f guest=%.0f",
+			      r->v[0], r->v[1], r->v[2], diff, r->running,
+			      r->enabled, r->v[0] * scale, r->v[1] * scale,
+			      r->v[2] * scale);
 		}
 	}
-	printf("%s multiplexed: groups ran part of the time\n",
-	       t[0].res[0].running < t[0].res[0].enabled ? "PASS" : "FAIL");
-	failures += t[0].res[0].running >= t[0].res[0].enabled;
+	check(t[0].res[0].running < t[0].res[0].enabled, "multiplexed",
+	      "groups ran part of the time");
 	/* The moves and unplugs must have happened while the vCPUs ran. */
 	check(stats[0] > 0 && stats[1] > 0, "hotplug and migration happened",
 	      "%d affinity moves, %d CPU 1 offline/online cycles", stats[0],
 	      stats[1]);
 
 	kvm_vm_free(vm);
-	printf("pmu_concurrency: %d failed\n", failures);
-	return failures ? 1 : 0;
+	ksft_finished();
 }

@@ -78,26 +78,62 @@ static uint64_t guest_rnd(uint64_t *s)
 static void hostile_write(unsigned int reg, uint64_t v)
 {
 	switch (reg) {
-	case 0: write_sysreg(v, pmcr_el0); break;
-	case 1: write_sysreg(v, pmcntenset_el0); break;
-	case 2: write_sysreg(v, pmcntenclr_el0); break;
-	case 3: write_sysreg(v, pmintenset_el1); break;
-	case 4: write_sysreg(v, pmintenclr_el1); break;
-	case 5: write_sysreg(v, pmovsset_el0); break;
-	case 6: write_sysreg(v, pmovsclr_el0); break;
-	case 7: write_sysreg(v & 31, pmselr_el0); isb();
-		write_sysreg(v >> 5, pmxevtyper_el0); break;
-	case 8: write_sysreg(v & 31, pmselr_el0); isb();
-		write_sysreg(v >> 5, pmxevcntr_el0); break;
-	case 9: write_sysreg(v & 31, pmselr_el0); isb();
+	case 0:
+		write_sysreg(v, pmcr_el0);
+		break;
+	case 1:
+		write_sysreg(v, pmcntenset_el0);
+		break;
+	case 2:
+		write_sysreg(v, pmcntenclr_el0);
+		break;
+	case 3:
+		write_sysreg(v, pmintenset_el1);
+		break;
+	case 4:
+		write_sysreg(v, pmintenclr_el1);
+		break;
+	case 5:
+		write_sysreg(v, pmovsset_el0);
+		break;
+	case 6:
+		write_sysreg(v, pmovsclr_el0);
+		break;
+	case 7:
+		write_sysreg(v & 31, pmselr_el0);
+		isb();
+		write_sysreg(v >> 5, pmxevtyper_el0);
+		break;
+	case 8:
+		write_sysreg(v & 31, pmselr_el0);
+		isb();
+		write_sysreg(v >> 5, pmxevcntr_el0);
+		break;
+	case 9:
+		write_sysreg(v & 31, pmselr_el0);
+		isb();
 		(void)read_sysreg(pmxevcntr_el0); break;
-	case 10: write_sysreg(v, pmevtyper0_el0); break;
-	case 11: write_sysreg(v, pmevtyper5_el0); break;
-	case 12: write_sysreg(v, pmevcntr3_el0); break;
-	case 13: write_sysreg(v, pmccfiltr_el0); break;
-	case 14: write_sysreg(v, pmccntr_el0); break;
-	case 15: write_sysreg(v, pmuserenr_el0); break;
-	default: write_sysreg(v, pmswinc_el0); break;
+	case 10:
+		write_sysreg(v, pmevtyper0_el0);
+		break;
+	case 11:
+		write_sysreg(v, pmevtyper5_el0);
+		break;
+	case 12:
+		write_sysreg(v, pmevcntr3_el0);
+		break;
+	case 13:
+		write_sysreg(v, pmccfiltr_el0);
+		break;
+	case 14:
+		write_sysreg(v, pmccntr_el0);
+		break;
+	case 15:
+		write_sysreg(v, pmuserenr_el0);
+		break;
+	default:
+		write_sysreg(v, pmswinc_el0);
+		break;
 	}
 	isb();
 }
@@ -291,6 +327,5 @@ int main(void)
 	      "PMCR_EL0.N = %lu: %lu of %lu indices %lu-30 did not UNDEF both ways",
 	      uh.args[4], uh.args[3], 31 - uh.args[4], uh.args[4]);
 
-	printf("vpmu_hostile: %d failed\n", failures);
-	return failures ? 1 : 0;
+	ksft_finished();
 }

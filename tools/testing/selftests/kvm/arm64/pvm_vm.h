@@ -38,6 +38,18 @@ static inline void pvm_report(int slot, uint64_t val)
  * tables), with its vGIC again, and add the vCPU, with a PMU not yet
  * initialised if @gic_fd (its vGIC's fd goes there; see vpmu_vm.h).
  */
+/* Whether KVM makes protected VMs here (a protected-mode host). */
+static inline bool pvm_supported(void)
+{
+	int fd = __kvm_ioctl(open_kvm_dev_path_or_exit(), KVM_CREATE_VM,
+			     (void *)KVM_VM_TYPE_ARM_PROTECTED);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 static inline struct kvm_vm *pvm_create(struct kvm_vcpu **vcpu, bool protected,
 					void *guest_code, int *gic_fd)
 {

@@ -253,6 +253,5 @@ int main(int argc, char *argv[])
 		      far_expect, near_expect);
 	}
 
-	printf("vpmu_self_count: %d failed\n", failures);
-	return failures ? 1 : 0;
+	ksft_finished();
 }
