@@ -457,33 +457,44 @@ static void armv8pmu_disable(struct perf_event *event)
  * callbacks every event add and del runs).
  */
 
-static int armv8pmu_alloc_pair(unsigned long *used_mask,
-			       const unsigned long *cntr_mask)
+/* The event counters (not PMCCNTR, PMICNTR) that exist and are free. */
+static __always_inline unsigned long
+armv8pmu_free_evcntrs(const unsigned long *used_mask,
+		      const unsigned long *cntr_mask)
 {
+	return *cntr_mask & ~*used_mask & GENMASK(ARMV8_PMU_CYCLE_IDX - 1, 0);
+}
+
+/*
+ * The lowest free even/odd pair: not only from 0, as a direct-PMU vCPU
+ * may own the low counters.  Bit n of @pairs: counters n and n + 1 free,
+ * n even.
+ */
+static __always_inline int armv8pmu_alloc_pair(unsigned long *used_mask,
+						const unsigned long *cntr_mask)
+{
+	unsigned long free = armv8pmu_free_evcntrs(used_mask, cntr_mask);
+	unsigned long pairs = free & (free >> 1) & 0x55555555UL;
 	int idx;
 
-	for (idx = 0; idx + 1 < ARMV8_PMU_CYCLE_IDX; idx += 2) {
-		/* Not only from 0: a direct-PMU vCPU may own the low counters. */
-		if (!test_bit(idx, cntr_mask) || !test_bit(idx + 1, cntr_mask) ||
-		    test_bit(idx, used_mask) || test_bit(idx + 1, used_mask))
-			continue;
-		__set_bit(idx, used_mask);
-		__set_bit(idx + 1, used_mask);
-		return idx;
-	}
-	return -EAGAIN;
+	if (!pairs)
+		return -EAGAIN;
+	idx = __ffs(pairs);
+	*used_mask |= 3UL << idx;
+	return idx;
 }
 
 static __always_inline int armv8pmu_alloc_single(unsigned long *used_mask,
 						  const unsigned long *cntr_mask)
 {
+	unsigned long free = armv8pmu_free_evcntrs(used_mask, cntr_mask);
 	int idx;
 
-	for_each_set_bit(idx, cntr_mask, ARMV8_PMU_CYCLE_IDX) {
-		if (!__test_and_set_bit(idx, used_mask))
-			return idx;
-	}
-	return -EAGAIN;
+	if (!free)
+		return -EAGAIN;
+	idx = __ffs(free);
+	__set_bit(idx, used_mask);
+	return idx;
 }
 
 /* Take a fixed-function counter (PMCCNTR, PMICNTR) if it exists and is free. */
@@ -954,18 +965,23 @@ static int armv8pmu_set_event_filter(struct hw_perf_event *hwc,
 		pr_debug("exclusions this PMU cannot express here (exclude_idle, or exclude_host with no EL2)\n");
 		return ret;
 	}
-	ret = armv8pmu_check_guests(attr, armv8pmu_kvm_active());
-	if (ret) {
-		pr_debug("exclude_host: KVM is not running here\n");
-		return ret;
+	/* Only guest-only counting needs KVM (ask the machine only then). */
+	if (attr->exclude_host) {
+		ret = armv8pmu_check_guests(attr, armv8pmu_kvm_active());
+		if (ret) {
+			pr_debug("exclude_host: KVM is not running here\n");
+			return ret;
+		}
 	}
 
 	/*
 	 * arm_pmu ORs the event number in after this returns; the threshold
 	 * fields do not fit its int, so they go in here.
 	 */
-	hwc->config_base = filter.host | (armv8pmu_attr_to_evtyper(attr) &
-			   (ARMV8_PMU_EVTYPE_TH | ARMV8_PMU_EVTYPE_TC));
+	hwc->config_base = filter.host;
+	if (attr->config1 & ARMV8PMU_CFG1_THRESHOLD)
+		hwc->config_base |= armv8pmu_attr_to_evtyper(attr) &
+				    (ARMV8_PMU_EVTYPE_TH | ARMV8_PMU_EVTYPE_TC);
 	hwc->config = filter.guest;
 	if (filter.host != filter.guest)
 		hwc->flags |= ARMV8PMU_EVT_SWITCHES;

@@ -50,6 +50,8 @@ struct armv8pmu_cfg_field {
 #define ARMV8PMU_CFG1_MASK	(ARMV8PMU_CFG1_LONG | ARMV8PMU_CFG1_RDPMC | \
 				 ARMV8PMU_CFG1_TH_COUNT | ARMV8PMU_CFG1_TH_CMP | \
 				 ARMV8PMU_CFG1_TH)
+static_assert(ARMV8PMU_CFG1_THRESHOLD ==
+	      (ARMV8PMU_CFG1_TH_COUNT | ARMV8PMU_CFG1_TH_CMP | ARMV8PMU_CFG1_TH));
 
 /*
  * The event number field narrowed to 10 bits before PMUv3 for Armv8.1

@@ -106,6 +106,8 @@ int armv8pmu_check_guests(const struct perf_event_attr *attr, bool kvm);
 
 /* The PMEVTYPER event and threshold fields of a checked raw config. */
 u64 armv8pmu_attr_to_evtyper(const struct perf_event_attr *attr);
+/* config1's threshold fields (format/threshold*): none asked, none to set. */
+#define ARMV8PMU_CFG1_THRESHOLD	GENMASK_ULL(16, 2)
 
 /* events/, format/ and caps/ of a PMU being initialised. */
 void armv8pmu_init_attr_groups(struct arm_pmu *cpu_pmu);

@@ -597,7 +597,7 @@ int main(int argc, char **argv)
 	int k;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: hotpath all|switch|chained [SUFFIX]\n");
+		fprintf(stderr, "usage: hotpath all|switch|chained|open [SUFFIX]\n");
 		return 2;
 	}
 	if (argc > 2)
@@ -612,6 +612,17 @@ int main(int argc, char **argv)
 
 	if (!strcmp(argv[1], "switch")) {
 		switch_rows(false);
+		return 0;
+	}
+	/* Only the open rows: a loop to profile the event-init path with. */
+	if (!strcmp(argv[1], "open")) {
+		for (k = 1; k <= 7; k += 6) {
+			struct op op = { .k = k };
+			char name[64];
+
+			snprintf(name, sizeof(name), "open_%d", k);
+			figure(name, op_open, &op, 50, 250, 1);
+		}
 		return 0;
 	}
 	if (!strcmp(argv[1], "chained")) {
