@@ -1866,7 +1866,7 @@ static void check_swinc(void)
 	guest_run(guest_swinc, 1, &dir);
 	guest_run(guest_swinc, 0, &trap);
 	/*
-	 * The trapped vPMU filters them too (glue 0025, the stock fix): its
+	 * The trapped vPMU filters them by Exception level too: its
 	 * EL0-only counter counts none of the EL1 writes.  On Debian's QEMU
 	 * an EL0 PMSWINC_EL0 write that PMUSERENR_EL0.SW allows is not
 	 * trapped by MDCR_EL2.TPM: the trapped vCPU's EL0 writes reach the
