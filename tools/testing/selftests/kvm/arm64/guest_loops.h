@@ -24,20 +24,20 @@
 void el0_excursion(uint64_t n);
 void el0_resume(void);
 asm(".pushsection .text\n"
-    ".global el0_excursion\n"
-    "el0_excursion:\n"
-    "	mov	x1, #0x3c0\n"		/* EL0t, DAIF masked */
-    "	msr	spsr_el1, x1\n"
-    "	adr	x1, 1f\n"
-    "	msr	elr_el1, x1\n"
-    "	eret\n"
-    "1:	subs	x0, x0, #1\n"
-    "	b.ne	1b\n"
-    "	svc	#0\n"
-    ".global el0_resume\n"
-    "el0_resume:\n"
-    "	ret\n"
-    ".popsection\n");
+	".global el0_excursion\n"
+	"el0_excursion:\n"
+	"	mov	x1, #0x3c0\n"		/* EL0t, DAIF masked */
+	"	msr	spsr_el1, x1\n"
+	"	adr	x1, 1f\n"
+	"	msr	elr_el1, x1\n"
+	"	eret\n"
+	"1:	subs	x0, x0, #1\n"
+	"	b.ne	1b\n"
+	"	svc	#0\n"
+	".global el0_resume\n"
+	"el0_resume:\n"
+	"	ret\n"
+	".popsection\n");
 
 static void el0_svc_handler(struct ex_regs *regs)
 {

@@ -270,18 +270,18 @@ static void el0_undef_handler(struct ex_regs *regs)
 
 void el0_hvc(void);
 asm(".pushsection .text\n"
-    ".global el0_hvc\n"
-    "el0_hvc:\n"
-    "	mov	x1, #0x3c0\n"
-    "	msr	spsr_el1, x1\n"
-    "	adr	x1, 1f\n"
-    "	msr	elr_el1, x1\n"
-    "	eret\n"
-    "1:	movz	x0, #0x50\n"
-    "	movk	x0, #0xc600, lsl #16\n"
-    "	hvc	#0\n"
-    "	svc	#0\n"
-    ".popsection\n");
+	".global el0_hvc\n"
+	"el0_hvc:\n"
+	"	mov	x1, #0x3c0\n"
+	"	msr	spsr_el1, x1\n"
+	"	adr	x1, 1f\n"
+	"	msr	elr_el1, x1\n"
+	"	eret\n"
+	"1:	movz	x0, #0x50\n"
+	"	movk	x0, #0xc600, lsl #16\n"
+	"	hvc	#0\n"
+	"	svc	#0\n"
+	".popsection\n");
 
 static void guest_el0(void)
 {

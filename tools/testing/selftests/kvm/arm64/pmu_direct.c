@@ -787,18 +787,18 @@ static void guest_irq_line(void)
  */
 void el0_swinc(uint64_t n, uint64_t bits);
 asm(".pushsection .text\n"
-    ".global el0_swinc\n"
-    "el0_swinc:\n"
-    "	mov	x2, #0x3c0\n"		/* EL0t, DAIF masked */
-    "	msr	spsr_el1, x2\n"
-    "	adr	x2, 1f\n"
-    "	msr	elr_el1, x2\n"
-    "	eret\n"
-    "1:	msr	pmswinc_el0, x1\n"
-    "	subs	x0, x0, #1\n"
-    "	b.ne	1b\n"
-    "	svc	#0\n"
-    ".popsection\n");
+	".global el0_swinc\n"
+	"el0_swinc:\n"
+	"	mov	x2, #0x3c0\n"		/* EL0t, DAIF masked */
+	"	msr	spsr_el1, x2\n"
+	"	adr	x2, 1f\n"
+	"	msr	elr_el1, x2\n"
+	"	eret\n"
+	"1:	msr	pmswinc_el0, x1\n"
+	"	subs	x0, x0, #1\n"
+	"	b.ne	1b\n"
+	"	svc	#0\n"
+	".popsection\n");
 
 #define SWINC_WRITES	100
 #define SW_INCR		0x00	/* event 0x00: SW_INCR */

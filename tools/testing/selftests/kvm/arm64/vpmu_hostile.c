@@ -145,24 +145,24 @@ static void hostile_write(unsigned int reg, uint64_t v)
  */
 void el0_pmu_poke(uint64_t v);
 asm(".pushsection .text\n"
-    ".global el0_pmu_poke\n"
-    "el0_pmu_poke:\n"
-    "	mov	x1, #0x3c0\n"
-    "	msr	spsr_el1, x1\n"
-    "	adr	x1, 1f\n"
-    "	msr	elr_el1, x1\n"
-    "	eret\n"
-    "1:	mrs	x1, pmccntr_el0\n"
-    "	mrs	x1, pmevcntr0_el0\n"
-    "	msr	pmselr_el0, x0\n"
-    "	mrs	x1, pmxevcntr_el0\n"
-    "	msr	pmswinc_el0, x0\n"
-    "	mrs	x1, pmcr_el0\n"
-    "	msr	pmcntenset_el0, x0\n"
-    "	msr	pmccntr_el0, x0\n"
-    "	svc	#0\n"
-    "	ret\n"
-    ".popsection\n");
+	".global el0_pmu_poke\n"
+	"el0_pmu_poke:\n"
+	"	mov	x1, #0x3c0\n"
+	"	msr	spsr_el1, x1\n"
+	"	adr	x1, 1f\n"
+	"	msr	elr_el1, x1\n"
+	"	eret\n"
+	"1:	mrs	x1, pmccntr_el0\n"
+	"	mrs	x1, pmevcntr0_el0\n"
+	"	msr	pmselr_el0, x0\n"
+	"	mrs	x1, pmxevcntr_el0\n"
+	"	msr	pmswinc_el0, x0\n"
+	"	mrs	x1, pmcr_el0\n"
+	"	msr	pmcntenset_el0, x0\n"
+	"	msr	pmccntr_el0, x0\n"
+	"	svc	#0\n"
+	"	ret\n"
+	".popsection\n");
 
 /*
  * Every counter index at or above PMCR_EL0.N, read through PMXEVCNTR
