@@ -17,7 +17,7 @@
 /*
  * The vCPU with its PMU's overflow interrupt and the VM's vGIC, not yet
  * initialised: attributes that must come before KVM_ARM_VCPU_PMU_V3_INIT
- * (tests/kvm/pmu_direct.c) go between this and vpmu_init().
+ * (pmu_direct.c) go between this and vpmu_init().
  */
 static inline struct kvm_vcpu *add_vpmu_vcpu(struct kvm_vm *vm,
 					     void *guest_code, int *gic_fd)
