@@ -38,17 +38,7 @@ int main(void)
 
 	vm = vm_create(1);
 	vcpu = create_vpmu_vcpu(vm, guest_code, &gic_fd);
-	vcpu_run(vcpu);
-	switch (get_ucall(vcpu, &uc)) {
-	case UCALL_SYNC:
-		break;
-	case UCALL_ABORT:
-		REPORT_GUEST_ASSERT(uc);
-		break;
-	default:
-		TEST_FAIL("unexpected exit: %s",
-			  exit_reason_str(vcpu->run->exit_reason));
-	}
+	run_until(vcpu, UCALL_SYNC, &uc);
 	printf("pmceid0=%#lx pmceid1=%#lx\n", uc.args[2], uc.args[3]);
 	close(gic_fd);
 	kvm_vm_free(vm);

@@ -3,7 +3,8 @@
  * Guest code of known length for the KVM PMU tests: a loop at EL1, and a
  * loop at EL0 entered by ERET and left by SVC.  Each loop iteration is two
  * instructions (subs, b.ne); an EL0 excursion of n iterations retires
- * exactly 2n + 1 instructions at EL0 (the loop and the SVC).
+ * exactly 2n + 1 instructions at EL0 (the loop and the SVC).  And the
+ * host's run of a vCPU to its next ucall.
  */
 #ifndef PMUV3_KVM_GUEST_LOOPS_H
 #define PMUV3_KVM_GUEST_LOOPS_H
@@ -82,6 +83,17 @@ static inline void guest_loops_setup(struct kvm_vm *vm, struct kvm_vcpu *vcpu)
 	vcpu_init_descriptor_tables(vcpu);
 	vm_install_sync_handler(vm, VECTOR_SYNC_LOWER_64, ESR_ELx_EC_SVC64,
 				el0_svc_handler);
+}
+
+/* Run the vCPU to the guest's next ucall, which must be @want. */
+static inline void run_until(struct kvm_vcpu *vcpu, uint64_t want, struct ucall *uc)
+{
+	vcpu_run(vcpu);
+	if (get_ucall(vcpu, uc) == UCALL_ABORT)
+		REPORT_GUEST_ASSERT(*uc);
+	TEST_ASSERT(uc->cmd == want, "ucall %lu, expected %lu (exit %s)",
+		    (unsigned long)uc->cmd, (unsigned long)want,
+		    exit_reason_str(vcpu->run->exit_reason));
 }
 
 #endif /* PMUV3_KVM_GUEST_LOOPS_H */

@@ -1096,17 +1096,6 @@ static void dvm_free(struct dvm *d)
 	kvm_vm_free(d->vm);
 }
 
-/* Run to the guest's next ucall, which must be @want. */
-static void run_until(struct kvm_vcpu *vcpu, uint64_t want, struct ucall *uc)
-{
-	vcpu_run(vcpu);
-	if (get_ucall(vcpu, uc) == UCALL_ABORT)
-		REPORT_GUEST_ASSERT(*uc);
-	TEST_ASSERT(uc->cmd == want, "ucall %lu, expected %lu (exit %s)",
-		    (unsigned long)uc->cmd, (unsigned long)want,
-		    exit_reason_str(vcpu->run->exit_reason));
-}
-
 /* Run the guest to its GUEST_DONE(); what it reported in *r. */
 static void dvm_run_report(struct dvm *d, struct report *r)
 {

@@ -95,17 +95,7 @@ static void run_guest(struct kvm_vcpu *vcpu)
 {
 	struct ucall uc;
 
-	vcpu_run(vcpu);
-	switch (get_ucall(vcpu, &uc)) {
-	case UCALL_DONE:
-		break;
-	case UCALL_ABORT:
-		REPORT_GUEST_ASSERT(uc);
-		break;
-	default:
-		TEST_FAIL("unexpected exit: %s",
-			  exit_reason_str(vcpu->run->exit_reason));
-	}
+	run_until(vcpu, UCALL_DONE, &uc);
 }
 
 /*

@@ -149,17 +149,7 @@ static void vm_run_once(void *code, uint64_t r[4])
 	vm = vm_create(1);
 	vcpu = create_vpmu_vcpu(vm, code, &gic_fd);
 	vcpu_args_set(vcpu, 2, n1, n0);
-	vcpu_run(vcpu);
-	switch (get_ucall(vcpu, &uc)) {
-	case UCALL_SYNC:
-		break;
-	case UCALL_ABORT:
-		REPORT_GUEST_ASSERT(uc);
-		break;
-	default:
-		TEST_FAIL("unexpected exit: %s",
-			  exit_reason_str(vcpu->run->exit_reason));
-	}
+	run_until(vcpu, UCALL_SYNC, &uc);
 	for (i = 0; i < 4; i++)
 		r[i] = uc.args[2 + i];
 	close(gic_fd);
