@@ -32,6 +32,14 @@
  *             switches at every entry and exit and zeroes in the hardware
  * @virt_e:    the guest's PMCR_EL0.E is kept in the vCPU, the hardware's
  *             is 1 (the guarded profile: hyp/pmu_direct.h says why)
+ * @filtered:  the VM has an event filter (KVM_ARM_VCPU_PMU_V3_FILTER):
+ *             the guest's types are in the vCPU's registers, and the
+ *             hardware has each as kvm_pmu_part_typer_filtered() makes it
+ * @filter:    that filter (the VM's pmu_filter, a host address, which
+ *             the nVHE hypervisor maps), or NULL: in the protected
+ *             hypervisor's copy of the vCPU, set once the hypervisor has
+ *             pinned the pages the host shared; until then (or if the
+ *             pin fails) the host serves the guest's type accesses
  * @hpmn:      its share: MDCR_EL2.HPMN, and PMCR_EL0.N as it reads it
  * @mask:      its counters, kvm_pmu_part_guest_mask(@hpmn), set with it
  *             (EL2 needs it at every entry and exit)
@@ -69,6 +77,7 @@ struct kvm_pmu_direct {
 	bool pmuv3p5;
 	bool pvm;
 	bool virt_e;
+	bool filtered;
 	bool irq_level;
 	u8 irq_given;
 	u8 hpmn;
@@ -81,6 +90,7 @@ struct kvm_pmu_direct {
 	u64 hdfgrtr2;
 	u64 hdfgwtr2;
 	u64 vacate;
+	const unsigned long *filter;
 };
 
 #define KVM_PMU_DIRECT_IRQ_UNKNOWN	0xff
@@ -108,6 +118,7 @@ int kvm_pmu_direct_set_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr)
 int kvm_pmu_direct_get_attr(struct kvm_vcpu *vcpu, struct kvm_device_attr *attr);
 int kvm_pmu_direct_init(struct kvm_vcpu *vcpu);
 bool kvm_pmu_direct_vm(struct kvm *kvm);
+void kvm_pmu_direct_vm_destroy(struct kvm *kvm);
 void kvm_pmu_direct_nr_set(struct kvm_vcpu *vcpu);
 u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr);
 void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu);
@@ -125,6 +136,7 @@ static inline void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed) {}
 static inline void kvm_pmu_direct_probe(void) {}
 static inline int kvm_pmu_direct_init(struct kvm_vcpu *vcpu) { return 0; }
 static inline bool kvm_pmu_direct_vm(struct kvm *kvm) { return false; }
+static inline void kvm_pmu_direct_vm_destroy(struct kvm *kvm) {}
 static inline void kvm_pmu_direct_nr_set(struct kvm_vcpu *vcpu) {}
 static inline u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr) { return *mdcr; }
 static inline void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu) {}

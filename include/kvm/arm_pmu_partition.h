@@ -212,6 +212,14 @@ bool kvm_pmu_part_swinc_counts(u64 type, bool el0);
 u64 kvm_pmu_part_swinc_value(u64 cnt, bool lp, bool *overflow);
 
 /*
+ * The event numbers KVM's event filter covers (KVM_ARM_VCPU_PMU_V3_FILTER),
+ * for a PMUv3p1 or later guest, as every direct one is: PMEVTYPER<n>_EL0's
+ * 16-bit evtCount.
+ */
+#define KVM_PMU_PART_FILTER_EVENTS	(ARMV8_PMU_EVTYPE_EVENT + 1)
+u64 kvm_pmu_part_typer_filtered(u64 typer, int idx, const unsigned long *filter);
+
+/*
  * The guest overflows that raise the PMU interrupt: for counters below
  * HPMN and the cycle counter the request is PMCR_EL0.E && PMINTEN[n] &&
  * PMOVS[n] (Arm ARM D13.3, "Generating overflow interrupt requests").

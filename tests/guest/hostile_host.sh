@@ -8,10 +8,11 @@
 # (no hypervisor panic), and once the hook is off the host's counting is
 # exact again.  Sourced by /init, in the protected-debug boot.
 # A protected VM with the direct PMU exists from 7.x on (pvm_direct,
-# as in kvm.sh): two more checks there, none on 6.12.
+# as in kvm.sh), and a direct VM's event filter: three more checks
+# there, none on 6.12.
 pvmd=1
 case "$(uname -r)" in 6.*) pvmd=0 ;; esac
-plan $((3 + 2 * pvmd))
+plan $((3 + 3 * pvmd))
 knob=/sys/kernel/debug/kvm_pmu_hostile_host
 leftover=/sys/kernel/debug/kvm_pmu_direct_pvm_leftover
 [ -w $knob ]
@@ -34,6 +35,12 @@ if [ $pvmd = 1 ]; then
 	rc3=$?
 	echo "    # pvm_direct under hostile state: $(ktap_took "$t0")"
 	grep '^pvm_direct:\|^not ok' /tmp/hostile3.out | head -8 | sed 's/^/# /'
+	# A filtered (non-protected) direct VM whose filter the host gives
+	# the hypervisor at an address it never shared: the hypervisor
+	# refuses to pin it and survives, and the host serves the guest's
+	# type accesses (7 more exits).
+	/bin/pmu_direct filter > /tmp/hostile4.out 2>&1
+	grep '# filter_no_exit' /tmp/hostile4.out | sed 's/^ *//; s/^/# /'
 fi
 echo 0 > $knob
 if [ $pvmd = 1 ]; then
@@ -44,6 +51,12 @@ if [ $pvmd = 1 ]; then
 	n=$(cat $leftover 2>/dev/null)
 	[ "$n" = 0 ]
 	result pvm_counters_zeroed $? "protected VM counters holding a value or type, or PMSELR_EL0 a SEL, at vcpu_put: ${n:-no $leftover}"
+	# The program ran to its end, and the host served the 7 type
+	# accesses (no pin: 8 exits more than unfiltered, PMCEID0's too).
+	refused=$(sed -n 's/.*filter_no_exit: exits of the filtered direct vCPU \([0-9]*\), of an unfiltered one \([0-9]*\).*/\1 \2/p' /tmp/hostile4.out)
+	set -- $refused
+	[ $# = 2 ] && [ "$1" -ge $(($2 + 8)) ]
+	result filter_pin_refused $? "filter at an unshared address: ${refused:-no figures} exits (filtered, unfiltered): want 8 or more between them"
 fi
 [ $rc1 = 0 ] && grep -q 'vpmu_self_count: ' /tmp/hostile2.out
 result hyp_survives_hostile_state $? "guest runs under hostile state: pmu_split exit $rc1, vpmu_self_count exit $rc2 (its figures may be off)"

@@ -25,6 +25,7 @@
 #include <asm/virt.h>
 #include <asm/cputype.h>
 #include <asm/kvm_emulate.h>
+#include <asm/kvm_mmu.h>
 #include <asm/kvm_nested.h>
 #include <kvm/arm_pmu.h>
 #include <kvm/arm_pmu_direct.h>
@@ -278,6 +279,33 @@ static int kvm_pmu_direct_refuse(struct kvm_vcpu *vcpu, bool by_default,
 }
 
 /*
+ * The VM's event filter, with which EL2 serves a direct vCPU's type
+ * accesses: mapped into the nVHE hypervisor, shared with the protected
+ * one (which pins it at the first run, __pmu_direct_pkvm_pin_filter());
+ * VHE's EL2 is the kernel.  The filter is fixed once the VM has a direct
+ * vCPU; the bitmap covers every event number of the host's PMUVer
+ * (KVM_ARM_VCPU_PMU_V3_FILTER sizes it so), PMUv3p5 here.
+ */
+static int kvm_pmu_direct_share_filter(struct kvm *kvm)
+{
+	unsigned long *filter = kvm->arch.pmu_filter;
+
+	return kvm_share_hyp(filter, filter + BITS_TO_LONGS(KVM_PMU_PART_FILTER_EVENTS));
+}
+
+/*
+ * kvm_arch_destroy_vm(), after the protected hypervisor's teardown of the
+ * VM (which unpins the filter) and before the filter is freed.
+ */
+void kvm_pmu_direct_vm_destroy(struct kvm *kvm)
+{
+	unsigned long *filter = kvm->arch.pmu_filter;
+
+	if (filter && kvm_pmu_direct_vm(kvm))
+		kvm_unshare_hyp(filter, filter + BITS_TO_LONGS(KVM_PMU_PART_FILTER_EVENTS));
+}
+
+/*
  * At KVM_ARM_VCPU_PMU_V3_INIT: whether the vCPU gets the direct PMU, and
  * its share.  The share is the VM's number of counters: the host keeps
  * kvm.pmu_direct_host_counters, and a KVM_ARM_VCPU_PMU_V3_SET_NR_COUNTERS
@@ -328,8 +356,9 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	/* Its PPI's owner-resampled list-register path is GICv2/v3's. */
 	if (!why && vgic_is_v5(kvm))
 		why = "needs a GICv2 or GICv3 vGIC, not GICv5";
-	if (!why && kvm->arch.pmu_filter)
-		why = "an event filter needs the trapped PMU so far";
+	/* A protected VM's types are the hypervisor's, which takes no host policy. */
+	if (!why && kvm->arch.pmu_filter && kvm_vm_is_protected(kvm))
+		why = "no event filter for a protected VM";
 	if (why)
 		return kvm_pmu_direct_refuse(vcpu, by_default, why, -EOPNOTSUPP);
 
@@ -357,11 +386,16 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 		return kvm_pmu_direct_refuse(vcpu, true, "a share below the number the VMM set",
 					     -ENOSPC);
 	/* Every event filter and overflow goes through EL2 (held is always assumed). */
-	traps = kvm_pmu_part_traps(&caps, false, true);
+	traps = kvm_pmu_part_traps(&caps, kvm->arch.pmu_filter, true);
 	if (kvm_pmu_part_need_tpm(&caps, &traps))
 		return kvm_pmu_direct_refuse(vcpu, by_default, "its traps need MDCR_EL2.TPM",
 					     -EOPNOTSUPP);
 	kvm_pmu_part_fgt(&traps, &fgt);
+	/* The VM's first direct vCPU gives EL2 its filter; the others share it. */
+	if (kvm->arch.pmu_filter && !kvm_pmu_direct_vm(kvm) &&
+	    kvm_pmu_direct_share_filter(kvm))
+		return kvm_pmu_direct_refuse(vcpu, by_default,
+					     "its event filter cannot be shared with EL2", -ENOMEM);
 
 	kvm->arch.nr_pmu_counters = hpmn;
 	d->hpmn = hpmn;
@@ -375,6 +409,8 @@ int kvm_pmu_direct_init(struct kvm_vcpu *vcpu)
 	d->hdfgwtr = fgt.hdfgwtr;
 	d->hdfgrtr2 = fgt.hdfgrtr2;
 	d->hdfgwtr2 = fgt.hdfgwtr2;
+	d->filtered = kvm->arch.pmu_filter;
+	d->filter = kvm->arch.pmu_filter;
 	kvm_vgic_set_irq_ops(vcpu, vcpu->arch.pmu.irq_num, &kvm_pmu_direct_irq_ops);
 	d->irq_given = KVM_PMU_DIRECT_IRQ_UNKNOWN;
 	d->enabled = true;
@@ -425,6 +461,19 @@ static void kvm_pmu_direct_hw_write(unsigned int idx, bool typer, u64 val)
 		write_pmevcntrn(idx, val);
 }
 
+/*
+ * Counter @idx's guest type @typer as the hardware gets it: the fields a
+ * guest may program, and under an event filter a type that counts
+ * nothing for an event the filter denies.
+ */
+static u64 kvm_pmu_direct_hw_typer(struct kvm_vcpu *vcpu, u64 typer, unsigned int idx)
+{
+	typer = kvm_pmu_part_typer_write(typer, idx);
+	if (!vcpu->arch.pmu.direct.filtered)
+		return typer;
+	return kvm_pmu_part_typer_filtered(typer, idx, vcpu->kvm->arch.pmu_filter);
+}
+
 /* The guest's counters and types, as the hardware may take them. */
 static void kvm_pmu_direct_write_counters(struct kvm_vcpu *vcpu)
 {
@@ -434,7 +483,7 @@ static void kvm_pmu_direct_write_counters(struct kvm_vcpu *vcpu)
 	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1) {
 		u64 typer = __vcpu_sys_reg(vcpu, kvm_pmu_direct_vreg(i, true));
 
-		kvm_pmu_direct_hw_write(i, true, kvm_pmu_part_typer_write(typer, i));
+		kvm_pmu_direct_hw_write(i, true, kvm_pmu_direct_hw_typer(vcpu, typer, i));
 		kvm_pmu_direct_hw_write(i, false,
 					__vcpu_sys_reg(vcpu, kvm_pmu_direct_vreg(i, false)));
 	}
@@ -446,8 +495,10 @@ static void kvm_pmu_direct_read_counters(struct kvm_vcpu *vcpu)
 	unsigned int i;
 
 	for_each_set_bit(i, &mask, ARMV8_PMU_CYCLE_IDX + 1) {
-		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(i, true),
-				      kvm_pmu_direct_hw_read(i, true));
+		/* Filtered, the vCPU has the guest's types, the hardware its own. */
+		if (!vcpu->arch.pmu.direct.filtered)
+			__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(i, true),
+					      kvm_pmu_direct_hw_read(i, true));
 		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(i, false),
 				      kvm_pmu_direct_hw_read(i, false));
 	}
@@ -573,7 +624,8 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
 
 /*
  * The hostile host test hook (kvm_pmu_hostile_host, arch/arm64/kvm/pmu.c)
- * for a protected VM's direct vCPU, before every run but its first (at
+ * for a direct vCPU: a non-protected VM's event filter address (below);
+ * for a protected VM's, before every run but its first (at
  * the first a host may choose anything, no PMU included): change the
  * choice the hypervisor took at the first run (share and its mask,
  * trap profile, fine-grained traps), set or clear at random the PMU
@@ -590,8 +642,19 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 	struct rnd_state rnd;
 	unsigned int i;
 
-	if (!kvm_vcpu_pmu_is_direct(vcpu) || !kvm_vm_is_protected(vcpu->kvm) ||
-	    !vcpu->stat.exits)
+	if (!kvm_vcpu_pmu_is_direct(vcpu))
+		return;
+	/*
+	 * A non-protected VM's event filter, as the protected hypervisor
+	 * reads it: at an address the host never shared (the zero page's),
+	 * which it must refuse to pin; the host then serves the types.  The
+	 * host itself filters with the VM's own (kvm->arch.pmu_filter).
+	 */
+	if (!kvm_vm_is_protected(vcpu->kvm) && d->filtered && is_protected_kvm_enabled()) {
+		d->filter = page_address(ZERO_PAGE(0));
+		return;
+	}
+	if (!kvm_vm_is_protected(vcpu->kvm) || !vcpu->stat.exits)
 		return;
 	prandom_seed_state(&rnd, seed);
 	d->hpmn = prandom_u32_state(&rnd);
@@ -641,10 +704,15 @@ void kvm_pmu_direct_put(struct kvm_vcpu *vcpu)
 /* PMCR_EL0.IMP and IDCODE, read-only */
 #define KVM_PMU_DIRECT_PMCR_ID	GENMASK_ULL(31, 16)
 
-/* A counter's value or type while the vCPU is loaded (hardware) or not (vCPU). */
+/*
+ * A counter's value or type while the vCPU is loaded (hardware) or not
+ * (vCPU); under an event filter its type is always the vCPU's.
+ */
 static u64 kvm_pmu_direct_evreg_read(struct kvm_vcpu *vcpu, unsigned int idx, bool typer)
 {
-	if (vcpu->arch.pmu.direct.loaded)
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+
+	if (d->loaded && !(typer && d->filtered))
 		return kvm_pmu_direct_hw_read(idx, typer);
 	return __vcpu_sys_reg(vcpu, kvm_pmu_direct_vreg(idx, typer));
 }
@@ -652,9 +720,21 @@ static u64 kvm_pmu_direct_evreg_read(struct kvm_vcpu *vcpu, unsigned int idx, bo
 static void kvm_pmu_direct_evreg_write(struct kvm_vcpu *vcpu, unsigned int idx, bool typer,
 				       u64 val)
 {
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+
+	if (typer && d->filtered) {
+		/* The vCPU keeps the guest's type, the hardware the filtered one. */
+		val = kvm_pmu_part_typer_write(val, idx);
+		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(idx, true), val);
+		if (d->loaded)
+			kvm_pmu_direct_hw_write(idx, true,
+						kvm_pmu_part_typer_filtered(val, idx,
+									    vcpu->kvm->arch.pmu_filter));
+		return;
+	}
 	if (typer)
 		val = kvm_pmu_part_typer_write(val, idx);
-	if (vcpu->arch.pmu.direct.loaded)
+	if (d->loaded)
 		kvm_pmu_direct_hw_write(idx, typer, val);
 	else
 		__vcpu_assign_sys_reg(vcpu, kvm_pmu_direct_vreg(idx, typer), val);

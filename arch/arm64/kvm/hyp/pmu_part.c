@@ -11,6 +11,7 @@
  * path runs for every counter or every exit.
  */
 #include <linux/bitfield.h>
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
@@ -421,4 +422,29 @@ u64 kvm_pmu_part_swinc_value(u64 cnt, bool lp, bool *overflow)
 	cnt++;
 	*overflow = lp ? !cnt : !(u32)cnt;
 	return cnt;
+}
+
+/*
+ * The type the hardware gets for a guest's type @typer of counter @idx
+ * (as kvm_pmu_part_typer_write() keeps it) under KVM's event filter
+ * @filter (KVM_ARM_VCPU_PMU_V3_FILTER: a bitmap of the event numbers the
+ * VM may count, KVM_PMU_PART_FILTER_EVENTS of them; NULL for none).  An
+ * allowed event gets the guest's type.  A denied one gets a type that
+ * counts nothing: P and U set with NSK, NSU, NSH and M clear exclude EL1
+ * and EL0 in every Security state, EL2 and EL3 (Arm ARM D13.4.x,
+ * PMEVTYPER<n>_EL0's filtering fields), so that it neither counts nor
+ * overflows.  The cycle counter counts CPU_CYCLES.  SW_INCR and CHAIN
+ * are not filtered: the trapped PMU counts them itself, filter or not.
+ */
+u64 kvm_pmu_part_typer_filtered(u64 typer, int idx, const unsigned long *filter)
+{
+	unsigned int event = typer & ARMV8_PMU_EVTYPE_EVENT;
+
+	if (idx == ARMV8_PMU_CYCLE_IDX)
+		event = ARMV8_PMUV3_PERFCTR_CPU_CYCLES;
+	if (!filter || event == ARMV8_PMUV3_PERFCTR_SW_INCR ||
+	    event == ARMV8_PMUV3_PERFCTR_CHAIN || test_bit(event, filter))
+		return typer;
+	return (typer & ARMV8_PMU_EVTYPE_EVENT) | ARMV8_PMU_EXCLUDE_EL1 |
+	       ARMV8_PMU_EXCLUDE_EL0;
 }

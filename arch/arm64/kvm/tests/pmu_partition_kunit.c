@@ -10,7 +10,8 @@
  * fields; the guest's PMCR_EL0; which registers trap for every kind of
  * PMU and per-vCPU condition, and the FGT register values and TPM that
  * follow; the held overflow, from the interrupt to the guest's clear;
- * and the checks of the EL2 fast path.  Expected values are written from
+ * the types an event filter gives the hardware; and the checks of the
+ * EL2 fast path.  Expected values are written from
  * the Arm ARM and the design document, not computed by the code under
  * test.
  */
@@ -617,6 +618,44 @@ static void typer_write_test(struct kunit *test)
 }
 
 /*
+ * Under an event filter the hardware gets a denied event's type with P
+ * and U set and NSK, NSU and NSH clear, which counts at no Exception
+ * level in any Security state (Arm ARM D13.4.x); an allowed event's,
+ * SW_INCR's and CHAIN's pass as they are, and so does every type without
+ * a filter.  The cycle counter counts CPU_CYCLES.
+ */
+static void typer_filtered_test(struct kunit *test)
+{
+	u64 p = ARMV8_PMU_EXCLUDE_EL1, u = ARMV8_PMU_EXCLUDE_EL0;
+	u64 nsk = ARMV8_PMU_EXCLUDE_NS_EL1, nsu = ARMV8_PMU_EXCLUDE_NS_EL0;
+	u64 th = ARMV8_PMU_EVTYPE_TH;
+	unsigned long *allow;
+
+	allow = kunit_kzalloc(test, BITS_TO_LONGS(KVM_PMU_PART_FILTER_EVENTS) *
+			      sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, allow);
+	__set_bit(0x08, allow);
+	__set_bit(0xffff, allow);
+
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(0x11 | nsk, 2, NULL), 0x11 | nsk);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(0x08 | u | th, 0, allow),
+			0x08 | u | th);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(0xffff, 5, allow), 0xffffULL);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(0x11 | nsk | nsu | th, 1, allow),
+			0x11 | p | u);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(0x4008, 3, allow), 0x4008 | p | u);
+	/* Never filtered: SW_INCR and CHAIN. */
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(0x00 | u, 0, allow), 0x00 | u);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(0x1e, 1, allow), 0x1eULL);
+	/* PMCCFILTR_EL0 counts CPU_CYCLES, whatever its low bits. */
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(nsk, ARMV8_PMU_CYCLE_IDX, allow),
+			p | u);
+	__set_bit(0x11, allow);
+	KUNIT_EXPECT_EQ(test, kvm_pmu_part_typer_filtered(nsk, ARMV8_PMU_CYCLE_IDX, allow),
+			nsk);
+}
+
+/*
  * The bits cleared at load and at every exit (the vacate mask): the
  * guest's counters and, with FEAT_PMUv3_ICNTR, the instruction counter's
  * F0, whatever the share; never a counter the host keeps.
@@ -808,6 +847,7 @@ static struct kunit_case kvm_pmu_partition_test_cases[] = {
 	KUNIT_CASE(overflow_cycle_test),
 	KUNIT_CASE(fast_path_test),
 	KUNIT_CASE(typer_write_test),
+	KUNIT_CASE(typer_filtered_test),
 	KUNIT_CASE(scrub_mask_test),
 	KUNIT_CASE(icntr_fgt2_test),
 	KUNIT_CASE(inten_raises_test),

@@ -88,6 +88,18 @@
  *  - chain_counts: PMCEID0_EL0 says CHAIN, and a chained pair counts:
  *    the odd counter counts the even one's 32-bit overflow, direct and
  *    trapped alike.
+ *  - filter_deny, filter_allow: under a KVM event filter
+ *    (KVM_ARM_VCPU_PMU_V3_FILTER, set before INIT), denying INST_RETIRED
+ *    (the rest allowed), then allowing only INST_RETIRED: a counter of
+ *    a denied event, written by PMEVTYPER<n>_EL0 or by PMXEVTYPER_EL0,
+ *    counts nothing, an allowed one its EL0 loop exactly, the cycle
+ *    counter only while CPU_CYCLES is allowed, SW_INCR whatever the
+ *    filter; the guest reads back the types it wrote, and PMCEID0_EL0
+ *    shows only the allowed events.  The direct and the trapped vCPU
+ *    give the same figures from the same FILTER calls.
+ *  - filter_no_exit: the filtered direct vCPU exits at most once more
+ *    than an unfiltered one (its PMCEID0_EL0 read): EL2 serves its type
+ *    accesses, in protected mode from the filter pages it pinned.
  *
  * Without an argument the checks run in whichever trap profile KVM chose,
  * and a host without the direct PMU skips them all.  "pmu_direct
@@ -96,6 +108,10 @@
  * enforces MDCR_EL2.HPMN at EL0 and EL1 gets (the HPMN probe at KVM init
  * found it does and kvm.pmu_direct_guard is auto), guarded any other
  * (kvm.pmu_direct_guard=on, or a PMU that does not enforce HPMN).
+ *
+ * "pmu_direct filter" plans filter_no_exit alone, from one run each (the
+ * protected-mode boot's hostile-host job runs it with a filter address
+ * the host never shared, which the hypervisor must refuse to pin).
  *
  * "pmu_direct migrate" (two CPUs or more) plans one check instead:
  *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
@@ -178,8 +194,12 @@ static const char *const checks[] = {
 	"service_same_values",
 	"service_irq_line", "restored_irq_line", "swinc_exact",
 	"inten_raises_irq", "pmcr_e_readback", "pmcr_n_restore",
-	"overflow64_irq", "chain_counts",
+	"overflow64_irq", "chain_counts", "filter_deny", "filter_allow",
+	"filter_no_exit",
 };
+
+/* "pmu_direct filter": the filter's exit check alone (tests/guest/hostile_host.sh). */
+static const char *const filter_checks[] = { "filter_no_exit" };
 
 /* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
 static const char *const migrate_checks[] = { "migrate_exact" };
@@ -199,6 +219,7 @@ static struct report {
 	uint64_t set[3], clr[3];
 	uint64_t v[5];		/* counts, per guest */
 	uint64_t undefs;
+	uint64_t exits;		/* the host's: the vCPU's exits (filter_run()) */
 } rep;
 
 static uint64_t undefs;
@@ -831,6 +852,44 @@ static void guest_swinc(void)
 	GUEST_DONE();
 }
 
+#define FILTER_SWINC	10
+#define FILTER_EXIT_SLACK 1	/* an interrupt's exit, now and then */
+#define PMCEID_INST	BIT(0x08)	/* PMCEID0_EL0: INST_RETIRED */
+#define PMCEID_CYCLES	BIT(0x11)	/* PMCEID0_EL0: CPU_CYCLES */
+
+/*
+ * Counter 0 counts INST_RETIRED at EL0 (through PMEVTYPER0_EL0), counter
+ * 2 the same through PMXEVTYPER_EL0, counter 1 SW_INCR, the cycle
+ * counter CPU_CYCLES, over an EL0 loop of N0 and FILTER_SWINC software
+ * increments at EL1.  rep.v[0..3]: counters 0, 1, 2 and the cycle
+ * counter; rep.set[0..2]: PMEVTYPER0_EL0, PMXEVTYPER_EL0 (counter 2) and
+ * PMCCFILTR_EL0 as read back; rep.clr[0]: PMCEID0_EL0.
+ */
+static void guest_filter(void)
+{
+	uint64_t i;
+
+	zero_counters();
+	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmevtyper0_el0);
+	write_sysreg(SW_INCR | ARMV8_PMU_EXCLUDE_EL0, pmevtyper1_el0);
+	write_sysreg(2, pmselr_el0);
+	isb();
+	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmxevtyper_el0);
+	write_sysreg(ARMV8_PMU_EXCLUDE_EL1, pmccfiltr_el0);
+	isb();
+	rep.set[0] = read_sysreg(pmevtyper0_el0);
+	rep.set[1] = read_sysreg(pmxevtyper_el0);
+	rep.set[2] = read_sysreg(pmccfiltr_el0);
+	rep.clr[0] = read_sysreg(pmceid0_el0);
+	write_sysreg(BIT(0) | BIT(1) | BIT(2) | CYCLE_BIT, pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	el0_excursion(N0);
+	for (i = 0; i < FILTER_SWINC; i++)
+		write_sysreg(BIT(1), pmswinc_el0);
+	self_count_stop();
+}
+
 /*
  * The PMU interrupt after a PMINTENSET_EL1 write that enables an overflow
  * already set: rep.v[0] the INTID pending before the write (none), [1]
@@ -1064,9 +1123,19 @@ struct dvm {
  * and @nr counters if @nr >= 0.  Returns INIT's errno, 0 when it is
  * initialised; the VM exists either way (dvm_free()).
  */
+static int dvm_create_filtered(struct dvm *d, void *guest_code, int direct, int nr,
+			       const struct kvm_pmu_event_filter *f, int nf);
+
 static int dvm_create(struct dvm *d, void *guest_code, int direct, int nr)
 {
-	int err;
+	return dvm_create_filtered(d, guest_code, direct, nr, NULL, 0);
+}
+
+/* As dvm_create(), with the @nf event filter rules @f set before INIT. */
+static int dvm_create_filtered(struct dvm *d, void *guest_code, int direct, int nr,
+			       const struct kvm_pmu_event_filter *f, int nf)
+{
+	int err, i;
 
 	d->vm = vm_create(1);
 	d->vcpu = add_vpmu_vcpu(d->vm, guest_code, &d->gic_fd);
@@ -1079,6 +1148,9 @@ static int dvm_create(struct dvm *d, void *guest_code, int direct, int nr)
 		err = set_nr_counters(d->vcpu, nr);
 		TEST_ASSERT(!err, "SET_NR_COUNTERS %d: %s", nr, errname(err));
 	}
+	for (i = 0; i < nf; i++)
+		vcpu_device_attr_set(d->vcpu, KVM_ARM_VCPU_PMU_V3_CTRL,
+				     KVM_ARM_VCPU_PMU_V3_FILTER, (void *)&f[i]);
 	return vpmu_init(d->vcpu) ? errno : 0;
 }
 
@@ -1833,6 +1905,99 @@ static void check_irq_line(void)
 }
 
 /*
+ * guest_filter() under the one filter rule @f (or none), direct or
+ * trapped: the first of @runs runs, with the least of their EL0 counts (QEMU now and then
+ * credits an interrupt to the EL it interrupted, which only ever adds).
+ */
+static void filter_run(const struct kvm_pmu_event_filter *f, int direct, struct report *r,
+		       int runs)
+{
+	struct report one;
+	struct dvm d;
+	int i, err;
+
+	for (i = 0; i < runs; i++) {
+		err = dvm_create_filtered(&d, guest_filter, direct, -1, f, f ? 1 : 0);
+		TEST_ASSERT(!err, "KVM_ARM_VCPU_PMU_V3_INIT (direct %d) under a filter: %s",
+			    direct, errname(err));
+		dvm_run_report(&d, &one);
+		one.exits = vcpu_exits(d.vcpu);
+		dvm_free(&d);
+		printf("pmu_direct: filter %s %#x, %s: counts %lu %lu %lu %lu, types %#lx %#lx %#lx, PMCEID0 %#lx, exits %lu\n",
+		       !f ? "none" : f->action == KVM_PMU_EVENT_ALLOW ? "allow" : "deny",
+		       f ? f->base_event : 0, direct ? "direct" : "trapped", one.v[0], one.v[1],
+		       one.v[2], one.v[3], one.set[0], one.set[1], one.set[2], one.clr[0],
+		       one.exits);
+		if (!i) {
+			*r = one;
+			continue;
+		}
+		r->exits = one.exits < r->exits ? one.exits : r->exits;
+		r->v[0] = one.v[0] < r->v[0] ? one.v[0] : r->v[0];
+		r->v[2] = one.v[2] < r->v[2] ? one.v[2] : r->v[2];
+	}
+}
+
+/* What guest_filter() must see with INST_RETIRED and CPU_CYCLES allowed or not. */
+static bool filter_ok(const struct report *r, bool inst, bool cycles)
+{
+	uint64_t el0 = inst ? 2 * N0 + 1 : 0;
+	uint64_t typer = INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1;
+
+	return r->v[0] == el0 && r->v[2] == el0 && r->v[1] == FILTER_SWINC &&
+	       (cycles ? r->v[3] > 0 : r->v[3] == 0) &&
+	       r->set[0] == typer && r->set[1] == typer &&
+	       r->set[2] == ARMV8_PMU_EXCLUDE_EL1 &&
+	       !(r->clr[0] & PMCEID_INST) == !inst &&
+	       !(r->clr[0] & PMCEID_CYCLES) == !cycles;
+}
+
+static const struct kvm_pmu_event_filter filter_deny = {
+	.base_event = INST_RETIRED, .nevents = 1, .action = KVM_PMU_EVENT_DENY,
+};
+
+/* Its 7 type accesses served at EL2; the PMCEID0_EL0 read exits. */
+static void check_filter_exits(const struct report *dir, const struct report *none)
+{
+	check(dir->exits <= none->exits + 1 + FILTER_EXIT_SLACK, "filter_no_exit",
+	      "exits of the filtered direct vCPU %lu, of an unfiltered one %lu (want at most %d more)",
+	      dir->exits, none->exits, 1 + FILTER_EXIT_SLACK);
+}
+
+/* "pmu_direct filter": one run each, the exits only. */
+static void check_filter_exits_only(void)
+{
+	struct report dir, none;
+
+	filter_run(NULL, 1, &none, 1);
+	filter_run(&filter_deny, 1, &dir, 1);
+	check_filter_exits(&dir, &none);
+}
+
+static void check_filter(void)
+{
+	const struct kvm_pmu_event_filter allow = {
+		.base_event = INST_RETIRED, .nevents = 1, .action = KVM_PMU_EVENT_ALLOW,
+	};
+	struct report dir, trap, none;
+
+	filter_run(NULL, 1, &none, 3);
+	filter_run(&filter_deny, 1, &dir, 3);
+	filter_run(&filter_deny, 0, &trap, 3);
+	check(filter_ok(&dir, false, true) && filter_ok(&trap, false, true), "filter_deny",
+	      "INST_RETIRED denied: direct %lu %lu %lu %lu, trapped %lu %lu %lu %lu (want 0 %d 0 >0)",
+	      dir.v[0], dir.v[1], dir.v[2], dir.v[3], trap.v[0], trap.v[1], trap.v[2],
+	      trap.v[3], FILTER_SWINC);
+	filter_run(&allow, 1, &dir, 3);
+	filter_run(&allow, 0, &trap, 3);
+	check(filter_ok(&dir, true, false) && filter_ok(&trap, true, false), "filter_allow",
+	      "only INST_RETIRED allowed: direct %lu %lu %lu %lu, trapped %lu %lu %lu %lu (want %d %d %d 0)",
+	      dir.v[0], dir.v[1], dir.v[2], dir.v[3], trap.v[0], trap.v[1], trap.v[2],
+	      trap.v[3], 2 * N0 + 1, FILTER_SWINC, 2 * N0 + 1);
+	check_filter_exits(&dir, &none);
+}
+
+/*
  * Debian's QEMU 10.0.2 (PMU_DIRECT_QEMU=debian, from tests/guest/kvm.sh)
  * lacks two things ours has (qemu/patches): MDCR_EL2.TPMCR, and the
  * MDCR_EL2.TPM trap of the EL0 accesses that PMUSERENR_EL0.SW/CR/ER
@@ -2032,6 +2197,7 @@ int main(int argc, char **argv)
 {
 	bool expect_unsupported = argc > 1 && !strcmp(argv[1], "expect-unsupported");
 	bool migrate = argc > 1 && !strcmp(argv[1], "migrate");
+	bool filter = argc > 1 && !strcmp(argv[1], "filter");
 	/* The profile the run requires (require_profile()), if any. */
 	bool unguarded = argc > 1 && !strcmp(argv[1], "unguarded");
 	bool guarded = argc > 1 && !strcmp(argv[1], "guarded");
@@ -2057,6 +2223,14 @@ int main(int argc, char **argv)
 			return report_all(s, err, false, migrate_checks,
 					  ARRAY_SIZE(migrate_checks));
 		check_migrate();
+		return tally();
+	}
+	if (filter) {
+		plan(ARRAY_SIZE(filter_checks));
+		if (s != DIRECT_OK)
+			return report_all(s, err, false, filter_checks,
+					  ARRAY_SIZE(filter_checks));
+		check_filter_exits_only();
 		return tally();
 	}
 
@@ -2089,5 +2263,6 @@ int main(int argc, char **argv)
 	check_pmcr_n_restore(host_n, share);
 	check_overflow64();
 	check_chain();
+	check_filter();
 	return tally();
 }

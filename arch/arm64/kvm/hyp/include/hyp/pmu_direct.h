@@ -38,6 +38,9 @@
 #include <hyp/pmu_evreg.h>
 #include <kvm/arm_pmu_direct.h>
 #include <kvm/arm_pmu_partition.h>
+#ifdef __KVM_NVHE_HYPERVISOR__
+#include <nvhe/mem_protect.h>
+#endif
 
 #ifdef CONFIG_KVM_ARM_PMU_DIRECT
 
@@ -241,6 +244,50 @@ static inline void __pmu_direct_pvm_traps(struct kvm_pmu_direct *d, unsigned int
 	d->virt_e = !caps.hpmn_enforced;
 }
 
+#ifdef __KVM_NVHE_HYPERVISOR__
+/* The hypervisor's address of a VM's event filter (@end: of its end). */
+static inline void *__pmu_direct_filter_hyp(const unsigned long *filter, bool end)
+{
+	size_t longs = end ? BITS_TO_LONGS(KVM_PMU_PART_FILTER_EVENTS) : 0;
+
+	return (void *)(kern_hyp_va(filter) + longs);
+}
+
+/*
+ * Protected mode: a non-protected VM's event filter is read in place,
+ * where the host shared it with the hypervisor (kvm_pmu_direct_share_filter()
+ * at INIT): pinned once, at the first run of each vCPU that has it, so
+ * that the host cannot take the pages back while EL2 reads them, and
+ * unpinned at the VM's teardown.  A range the host did not share fails
+ * the pin, and the host serves that vCPU's type accesses instead.
+ */
+static inline void __pmu_direct_pkvm_pin_filter(struct kvm_pmu_direct *d,
+						const unsigned long *filter)
+{
+	if (d->filter || !filter)
+		return;
+	if (!hyp_pin_shared_mem(__pmu_direct_filter_hyp(filter, false),
+				__pmu_direct_filter_hyp(filter, true)))
+		d->filter = filter;
+}
+
+/* At the VM's teardown (unpin_host_vcpus()). */
+static inline void __pmu_direct_pkvm_unpin_filter(struct kvm_vcpu *vcpu)
+{
+	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+
+	if (d->filter)
+		hyp_unpin_shared_mem(__pmu_direct_filter_hyp(d->filter, false),
+				     __pmu_direct_filter_hyp(d->filter, true));
+	d->filter = NULL;
+}
+#else
+/* Only the protected hypervisor runs __pmu_direct_pkvm_flush(). */
+static inline void __pmu_direct_pkvm_pin_filter(struct kvm_pmu_direct *d,
+						const unsigned long *filter) {}
+static inline void __pmu_direct_pkvm_unpin_filter(struct kvm_vcpu *vcpu) {}
+#endif
+
 /*
  * Protected mode, at every run (flush_hyp_vcpu()): the hypervisor's vCPU
  * takes the host's choice, which the host must not be able to turn
@@ -284,6 +331,9 @@ static inline void __pmu_direct_pkvm_flush(struct kvm_vcpu *vcpu,
 		d->vacate = d->mask | (READ_ONCE(h->vacate) & BIT_ULL(ARMV8_PMU_INSTR_IDX));
 		d->virt_e = READ_ONCE(h->virt_e);
 		d->pmuv3p5 = true;
+		d->filtered = !protected_vm && READ_ONCE(h->filtered);
+		if (d->filtered)
+			__pmu_direct_pkvm_pin_filter(d, READ_ONCE(h->filter));
 	}
 	/* Its share and traps against this CPU's PMU, at every run. */
 	d->enabled = d->chosen;
@@ -387,6 +437,36 @@ static inline bool __pmu_direct_evreg(struct kvm_vcpu *vcpu, int idx, bool typer
 	else
 		__pmu_evreg_write(idx, typer,
 				  typer ? kvm_pmu_part_typer_write(*val, idx) : *val);
+	return true;
+}
+
+/*
+ * A type access (PMEVTYPER<n>_EL0, PMXEVTYPER_EL0, PMCCFILTR_EL0) of a
+ * vCPU under an event filter, which traps both ways: the guest reads
+ * back the type it wrote, from the vCPU, and the hardware counts under
+ * kvm_pmu_part_typer_filtered().  Where the hypervisor has no filter to
+ * read (protected mode, before or without its pin), the host serves the
+ * access (return false: the exit).
+ */
+static inline bool __pmu_direct_typer(struct kvm_vcpu *vcpu, int idx, bool write, u64 *val)
+{
+	const struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
+	enum vcpu_sysreg reg;
+	u64 typer;
+
+	if (!d->filtered || idx < 0)
+		return __pmu_direct_evreg(vcpu, idx, true, write, val);
+	if (!d->filter)
+		return false;
+	reg = idx == ARMV8_PMU_CYCLE_IDX ? PMCCFILTR_EL0 : PMEVTYPER0_EL0 + idx;
+	if (!write) {
+		*val = __vcpu_sys_reg(vcpu, reg);
+		return true;
+	}
+	typer = kvm_pmu_part_typer_write(*val, idx);
+	__vcpu_assign_sys_reg(vcpu, reg, typer);
+	__pmu_evreg_write(idx, true,
+			  kvm_pmu_part_typer_filtered(typer, idx, kern_hyp_va(d->filter)));
 	return true;
 }
 
@@ -579,17 +659,17 @@ static __always_inline bool kvm_hyp_handle_pmu_direct(struct kvm_vcpu *vcpu)
 	if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVCNTR) {
 		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
 					  false, write, &val);
-	} else if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVTYPER &&
-		   idx != ARMV8_PMU_CYCLE_IDX) {
-		done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(idx, hpmn),
-					  true, write, &val);
+	} else if ((iss & __PMU_DIRECT_ESR_EVREG_MASK) == __PMU_DIRECT_ESR_EVTYPER) {
+		/* n = 31 is PMCCFILTR_EL0, which traps under an event filter. */
+		done = __pmu_direct_typer(vcpu, kvm_pmu_part_evtyper_idx(idx, hpmn),
+					  write, &val);
 	} else if (iss == __PMU_DIRECT_ISS(SYS_PMXEVCNTR_EL0) ||
 		   iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0)) {
 		unsigned int sel = read_sysreg(pmselr_el0) & PMSELR_EL0_SEL;
 
 		if (iss == __PMU_DIRECT_ISS(SYS_PMXEVTYPER_EL0))
-			done = __pmu_direct_evreg(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
-						  true, write, &val);
+			done = __pmu_direct_typer(vcpu, kvm_pmu_part_evtyper_idx(sel, hpmn),
+						  write, &val);
 		else	/* SEL = 31: CONSTRAINED UNPREDICTABLE, RAZ/WI here */
 			done = sel == ARMV8_PMU_CYCLE_IDX ||
 			       __pmu_direct_evreg(vcpu, kvm_pmu_part_evcntr_idx(sel, hpmn),
@@ -621,6 +701,7 @@ static inline void __pmu_direct_pvm_ctxt_copy(struct kvm_cpu_context *to,
 {
 	*to = *from;
 }
+static inline void __pmu_direct_pkvm_unpin_filter(struct kvm_vcpu *vcpu) {}
 
 #endif /* CONFIG_KVM_ARM_PMU_DIRECT */
 #endif /* __ARM64_KVM_HYP_PMU_DIRECT_H__ */
