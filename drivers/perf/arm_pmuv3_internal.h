@@ -15,7 +15,14 @@
 #include <linux/perf/arm_pmuv3_filter.h>
 #include <linux/types.h>
 
-/* What the PMU can do, as probed; passed in so config checks are pure. */
+/*
+ * What the PMU can do, as probed; passed in so config checks are pure.
+ * The probe records it once, in struct arm_pmu's PMUv3 fields (pmuver,
+ * reg_pmmir, avoid_pmccntr, which armpmu_register() completes for SMT
+ * cores after our init, and the PMCEID bitmaps); arm_pmuv3_events.c
+ * reads it from there into this at event_init and never calls back
+ * into arm_pmuv3.c, so struct arm_pmu needs no copy of its own.
+ */
 struct armv8pmu_caps {
 	u8 pmuver;		/* ID_AA64DFR0_EL1.PMUVer */
 	u8 thwidth;		/* PMMIR_EL1.THWIDTH, 0: no FEAT_PMUv3_TH */
