@@ -118,6 +118,9 @@ rm -rf "$STAGE/qemu" "$V" && mkdir -p "$STAGE/qemu" "$V/usr/bin" \
 tar -xf "$QEMU_TAR" -C "$STAGE/qemu"
 cp "$STAGE/qemu/usr/bin/qemu-system-aarch64" "$V/usr/bin/"
 copy_libs "$V/usr/bin/qemu-system-aarch64" "$STAGE/qemu" "$V" "$R"
+# An event filter for Debian's QEMU, which sets none (LD_PRELOAD).
+${CROSS_COMPILE}gcc -shared -fPIC -O1 -Wall -o "$V/lib/pmu_filter.so" \
+	"$TOP/tests/guest/preload/pmu_filter.c"
 cp "$IMAGE" "$V/guest/Image"
 # The guest kernel's symbols, for perf kvm --guestkallsyms (System.map
 # has /proc/kallsyms' format).

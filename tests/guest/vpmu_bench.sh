@@ -11,13 +11,17 @@
 # per operation, where <p> is vpmu_svc when the driver uses the host's
 # perf-register service, vpmu_direct on the direct PMU (pmuv3.direct=1,
 # from vm_bench.sh), vpmu_unguarded on it in the unguarded trap profile
-# (pmuv3.direct=unguarded) and vpmu when its register accesses trap;
+# (pmuv3.direct=unguarded), either with _filtered when its VMM set an
+# event filter (pmuv3.direct=filtered, unguarded-filtered) and vpmu when
+# its register accesses trap;
 # tests/guest/vm_bench.sh passes them on to make bench.
 plan 0	# shows figures; checks nothing
 pfx=vpmu
 dmesg | grep -q 'KVM perf-register service [0-9]' && pfx=vpmu_svc
 grep -q 'pmuv3.direct=1' /proc/cmdline && pfx=vpmu_direct
+grep -q 'pmuv3.direct=filtered' /proc/cmdline && pfx=vpmu_direct_filtered
 grep -q 'pmuv3.direct=unguarded' /proc/cmdline && pfx=vpmu_unguarded
+grep -q 'pmuv3.direct=unguarded-filtered' /proc/cmdline && pfx=vpmu_unguarded_filtered
 stty -echo 2>/dev/null
 # The overflow figures want every interrupt: no throttling.
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
