@@ -126,9 +126,9 @@ void kvm_pmu_direct_load(struct kvm_vcpu *vcpu);
 void kvm_pmu_direct_put(struct kvm_vcpu *vcpu);
 int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write, u64 *val);
 #ifdef CONFIG_KVM_ARM_PMU_HOSTILE_HOST_TEST
-void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed);
+bool kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed);
 #else
-static inline void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed) {}
+static inline bool kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed) { return false; }
 #endif
 #else
 #define kvm_vcpu_pmu_is_direct(vcpu)	false
@@ -142,7 +142,7 @@ static inline u64 kvm_pmu_direct_mdcr(struct kvm_vcpu *vcpu, u64 *mdcr) { return
 static inline void kvm_pmu_direct_load_fgt(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_load(struct kvm_vcpu *vcpu) {}
 static inline void kvm_pmu_direct_put(struct kvm_vcpu *vcpu) {}
-static inline void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed) {}
+static inline bool kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed) { return false; }
 static inline int kvm_pmu_direct_reg(struct kvm_vcpu *vcpu, u32 encoding, bool write,
 				     u64 *val)
 {

@@ -8,11 +8,11 @@
 # (no hypervisor panic), and once the hook is off the host's counting is
 # exact again.  Sourced by /init, in the protected-debug boot.
 # A protected VM with the direct PMU exists from 7.x on (pvm_direct,
-# as in kvm.sh), and a direct VM's event filter: three more checks
+# as in kvm.sh), and a direct VM's event filter: four more checks
 # there, none on 6.12.
 pvmd=1
 case "$(uname -r)" in 6.*) pvmd=0 ;; esac
-plan $((3 + 3 * pvmd))
+plan $((3 + 4 * pvmd))
 knob=/sys/kernel/debug/kvm_pmu_hostile_host
 leftover=/sys/kernel/debug/kvm_pmu_direct_pvm_leftover
 [ -w $knob ]
@@ -38,9 +38,10 @@ if [ $pvmd = 1 ]; then
 	# A filtered (non-protected) direct VM whose filter the host gives
 	# the hypervisor at an address it never shared: the hypervisor
 	# refuses to pin it and survives, and the host serves the guest's
-	# type accesses (7 more exits).
+	# type accesses (7 more exits), filtering them as EL2 would (its
+	# switch state is the real one: the counts are checked).
 	/bin/pmu_direct filter > /tmp/hostile4.out 2>&1
-	grep '# filter_no_exit' /tmp/hostile4.out | sed 's/^ *//; s/^/# /'
+	grep '# filter_no_exit\|# filter_deny\|filter_deny$' /tmp/hostile4.out | sed 's/^ *//; s/^/# /'
 fi
 echo 0 > $knob
 if [ $pvmd = 1 ]; then
@@ -57,6 +58,9 @@ if [ $pvmd = 1 ]; then
 	set -- $refused
 	[ $# = 2 ] && [ "$1" -ge $(($2 + 8)) ]
 	result filter_pin_refused $? "filter at an unshared address: ${refused:-no figures} exits (filtered, unfiltered): want 8 or more between them"
+	# ... and the denied event counted nothing all the same.
+	grep -q '^ok [0-9]* filter_deny$' /tmp/hostile4.out
+	result filter_pin_refused_counts $? "filter at an unshared address: the host's filtering of the denied event ($(grep -o '^[a-z ]*ok [0-9]* filter_deny$' /tmp/hostile4.out || echo no result))"
 fi
 [ $rc1 = 0 ] && grep -q 'vpmu_self_count: ' /tmp/hostile2.out
 result hyp_survives_hostile_state $? "guest runs under hostile state: pmu_split exit $rc1, vpmu_self_count exit $rc2 (its figures may be off)"

@@ -114,7 +114,11 @@ static u64 kvm_pmu_hostile_seed;
 /*
  * What a hostile host could put there: every field random, the masks
  * including counters that do not exist, the types reserved bits; and,
- * for a protected VM's direct PMU, what kvm_pmu_direct_hostile() does.
+ * for a direct vCPU, what kvm_pmu_direct_hostile() does.  Where that is
+ * all of the vCPU's test (a non-protected VM's filter address), its
+ * switch state is the real one: the VM is the host's own, whose counts
+ * random switch state may rightly spoil, and they are what the test
+ * checks.
  */
 static bool kvm_pmu_hostile_fill(struct kvm_pmu_cpu *cpu, struct kvm_vcpu *vcpu)
 {
@@ -122,12 +126,14 @@ static bool kvm_pmu_hostile_fill(struct kvm_pmu_cpu *cpu, struct kvm_vcpu *vcpu)
 	struct rnd_state rnd;
 	u64 seed = READ_ONCE(kvm_pmu_hostile_seed);
 
-	cpu->hostile_run = !!seed;
+	cpu->hostile_run = false;
 	if (!seed)
 		return false;
 	prandom_seed_state(&rnd, seed + get_cycles());
+	if (kvm_pmu_direct_hostile(vcpu, prandom_u32_state(&rnd)))
+		return false;
 	prandom_bytes_state(&rnd, ev, sizeof(*ev));
-	kvm_pmu_direct_hostile(vcpu, prandom_u32_state(&rnd));
+	cpu->hostile_run = true;
 	return true;
 }
 

@@ -634,8 +634,11 @@ static void kvm_pmu_direct_pvm_observe(struct kvm_vcpu *vcpu)
  * reach the VM, nor show the host its values.  No counter enables: the
  * hypervisor's confidential plan would turn such counters back on at
  * exit, as the host's own.
+ *
+ * Return: whether the filter address is the vCPU's whole test (its
+ * switch state stays the real one).
  */
-void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
+bool kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 {
 	struct kvm_pmu_direct *d = &vcpu->arch.pmu.direct;
 	unsigned long mask = kvm_pmu_direct_pvm_mask(vcpu);
@@ -643,7 +646,7 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 	unsigned int i;
 
 	if (!kvm_vcpu_pmu_is_direct(vcpu))
-		return;
+		return false;
 	/*
 	 * A non-protected VM's event filter, as the protected hypervisor
 	 * reads it: at an address the host never shared (the zero page's),
@@ -652,10 +655,10 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 	 */
 	if (!kvm_vm_is_protected(vcpu->kvm) && d->filtered && is_protected_kvm_enabled()) {
 		d->filter = page_address(ZERO_PAGE(0));
-		return;
+		return true;
 	}
 	if (!kvm_vm_is_protected(vcpu->kvm) || !vcpu->stat.exits)
-		return;
+		return false;
 	prandom_seed_state(&rnd, seed);
 	d->hpmn = prandom_u32_state(&rnd);
 	prandom_bytes_state(&rnd, &d->mask, sizeof(d->mask));
@@ -676,6 +679,7 @@ void kvm_pmu_direct_hostile(struct kvm_vcpu *vcpu, u64 seed)
 	}
 	write_sysreg(mask, pmintenset_el1);
 	write_sysreg(mask, pmovsset_el0);
+	return false;
 }
 #else
 static void kvm_pmu_direct_pvm_observe_start(struct kvm_vcpu *vcpu) {}

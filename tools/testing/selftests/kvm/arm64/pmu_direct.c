@@ -96,7 +96,9 @@
  *    counter only while CPU_CYCLES is allowed, SW_INCR whatever the
  *    filter; the guest reads back the types it wrote, and PMCEID0_EL0
  *    shows only the allowed events.  The direct and the trapped vCPU
- *    give the same figures from the same FILTER calls.
+ *    give the same figures from the same FILTER calls.  The guest counts
+ *    twice: under the types its accesses wrote, then, after an exit to
+ *    user space, under those the vCPU's next load put back.
  *  - filter_no_exit: the filtered direct vCPU exits at most once more
  *    than an unfiltered one (its PMCEID0_EL0 read): EL2 serves its type
  *    accesses, in protected mode from the filter pages it pinned.
@@ -109,9 +111,11 @@
  * found it does and kvm.pmu_direct_guard is auto), guarded any other
  * (kvm.pmu_direct_guard=on, or a PMU that does not enforce HPMN).
  *
- * "pmu_direct filter" plans filter_no_exit alone, from one run each (the
+ * "pmu_direct filter" plans filter_deny (the denied event only, no
+ * trapped vCPU) and filter_no_exit, from one run each (the
  * protected-mode boot's hostile-host job runs it with a filter address
- * the host never shared, which the hypervisor must refuse to pin).
+ * the host never shared, which the hypervisor must refuse to pin: the
+ * host serves the type accesses, and must filter as EL2 would).
  *
  * "pmu_direct migrate" (two CPUs or more) plans one check instead:
  *  - migrate_exact: a guest counts its EL0 and EL1 loops over 21 runs of
@@ -198,8 +202,8 @@ static const char *const checks[] = {
 	"filter_no_exit",
 };
 
-/* "pmu_direct filter": the filter's exit check alone (tests/guest/hostile_host.sh). */
-static const char *const filter_checks[] = { "filter_no_exit" };
+/* "pmu_direct filter": its denial and its exits (tests/guest/hostile_host.sh). */
+static const char *const filter_checks[] = { "filter_deny", "filter_no_exit" };
 
 /* "pmu_direct migrate": on two CPUs or more (tests/guest/kvm.sh). */
 static const char *const migrate_checks[] = { "migrate_exact" };
@@ -218,6 +222,7 @@ static struct report {
 	/* PMCNTEN, PMINTEN, PMOVS after ~0 to the SET, then the CLR register */
 	uint64_t set[3], clr[3];
 	uint64_t v[5];		/* counts, per guest */
+	uint64_t w[4];		/* guest_filter()'s counts before the reload */
 	uint64_t undefs;
 	uint64_t exits;		/* the host's: the vCPU's exits (filter_run()) */
 } rep;
@@ -863,12 +868,27 @@ static void guest_swinc(void)
  * counter CPU_CYCLES, over an EL0 loop of N0 and FILTER_SWINC software
  * increments at EL1.  rep.v[0..3]: counters 0, 1, 2 and the cycle
  * counter; rep.set[0..2]: PMEVTYPER0_EL0, PMXEVTYPER_EL0 (counter 2) and
- * PMCCFILTR_EL0 as read back; rep.clr[0]: PMCEID0_EL0.
+ * PMCCFILTR_EL0 as read back; rep.clr[0]: PMCEID0_EL0.  It counts twice:
+ * first under the types the accesses wrote to the hardware (EL2's, or
+ * the host's where it serves them), rep.w[0..3]; then, after a
+ * GUEST_SYNC (an exit to user space: the vCPU is put and loaded again),
+ * under those the load put back, rep.v[0..3].
  */
-static void guest_filter(void)
+static void filter_count(void)
 {
 	uint64_t i;
 
+	zero_counters();
+	write_sysreg(BIT(0) | BIT(1) | BIT(2) | CYCLE_BIT, pmcntenset_el0);
+	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	isb();
+	el0_excursion(N0);
+	for (i = 0; i < FILTER_SWINC; i++)
+		write_sysreg(BIT(1), pmswinc_el0);
+}
+
+static void guest_filter(void)
+{
 	zero_counters();
 	write_sysreg(INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, pmevtyper0_el0);
 	write_sysreg(SW_INCR | ARMV8_PMU_EXCLUDE_EL0, pmevtyper1_el0);
@@ -881,12 +901,15 @@ static void guest_filter(void)
 	rep.set[1] = read_sysreg(pmxevtyper_el0);
 	rep.set[2] = read_sysreg(pmccfiltr_el0);
 	rep.clr[0] = read_sysreg(pmceid0_el0);
-	write_sysreg(BIT(0) | BIT(1) | BIT(2) | CYCLE_BIT, pmcntenset_el0);
-	write_sysreg(ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_E, pmcr_el0);
+	filter_count();
+	write_sysreg(ARMV8_PMU_PMCR_LC, pmcr_el0);
 	isb();
-	el0_excursion(N0);
-	for (i = 0; i < FILTER_SWINC; i++)
-		write_sysreg(BIT(1), pmswinc_el0);
+	rep.w[0] = read_sysreg(pmevcntr0_el0);
+	rep.w[1] = read_sysreg(pmevcntr1_el0);
+	rep.w[2] = read_sysreg(pmevcntr2_el0);
+	rep.w[3] = read_sysreg(pmccntr_el0);
+	GUEST_SYNC(0);
+	filter_count();
 	self_count_stop();
 }
 
@@ -1913,6 +1936,7 @@ static void filter_run(const struct kvm_pmu_event_filter *f, int direct, struct 
 		       int runs)
 {
 	struct report one;
+	struct ucall uc;
 	struct dvm d;
 	int i, err;
 
@@ -1920,14 +1944,15 @@ static void filter_run(const struct kvm_pmu_event_filter *f, int direct, struct 
 		err = dvm_create_filtered(&d, guest_filter, direct, -1, f, f ? 1 : 0);
 		TEST_ASSERT(!err, "KVM_ARM_VCPU_PMU_V3_INIT (direct %d) under a filter: %s",
 			    direct, errname(err));
+		run_until(d.vcpu, UCALL_SYNC, &uc);
 		dvm_run_report(&d, &one);
 		one.exits = vcpu_exits(d.vcpu);
 		dvm_free(&d);
-		printf("pmu_direct: filter %s %#x, %s: counts %lu %lu %lu %lu, types %#lx %#lx %#lx, PMCEID0 %#lx, exits %lu\n",
+		printf("pmu_direct: filter %s %#x, %s: counts %lu %lu %lu %lu (before the reload %lu %lu %lu %lu), types %#lx %#lx %#lx, PMCEID0 %#lx, exits %lu\n",
 		       !f ? "none" : f->action == KVM_PMU_EVENT_ALLOW ? "allow" : "deny",
 		       f ? f->base_event : 0, direct ? "direct" : "trapped", one.v[0], one.v[1],
-		       one.v[2], one.v[3], one.set[0], one.set[1], one.set[2], one.clr[0],
-		       one.exits);
+		       one.v[2], one.v[3], one.w[0], one.w[1], one.w[2], one.w[3], one.set[0],
+		       one.set[1], one.set[2], one.clr[0], one.exits);
 		if (!i) {
 			*r = one;
 			continue;
@@ -1935,17 +1960,26 @@ static void filter_run(const struct kvm_pmu_event_filter *f, int direct, struct 
 		r->exits = one.exits < r->exits ? one.exits : r->exits;
 		r->v[0] = one.v[0] < r->v[0] ? one.v[0] : r->v[0];
 		r->v[2] = one.v[2] < r->v[2] ? one.v[2] : r->v[2];
+		r->w[0] = one.w[0] < r->w[0] ? one.w[0] : r->w[0];
+		r->w[2] = one.w[2] < r->w[2] ? one.w[2] : r->w[2];
 	}
+}
+
+/* One of guest_filter()'s counts: counters 0, 1, 2 and the cycle counter. */
+static bool filter_counts_ok(const uint64_t *v, bool inst, bool cycles)
+{
+	uint64_t el0 = inst ? 2 * N0 + 1 : 0;
+
+	return v[0] == el0 && v[2] == el0 && v[1] == FILTER_SWINC &&
+	       (cycles ? v[3] > 0 : v[3] == 0);
 }
 
 /* What guest_filter() must see with INST_RETIRED and CPU_CYCLES allowed or not. */
 static bool filter_ok(const struct report *r, bool inst, bool cycles)
 {
-	uint64_t el0 = inst ? 2 * N0 + 1 : 0;
 	uint64_t typer = INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1;
 
-	return r->v[0] == el0 && r->v[2] == el0 && r->v[1] == FILTER_SWINC &&
-	       (cycles ? r->v[3] > 0 : r->v[3] == 0) &&
+	return filter_counts_ok(r->w, inst, cycles) && filter_counts_ok(r->v, inst, cycles) &&
 	       r->set[0] == typer && r->set[1] == typer &&
 	       r->set[2] == ARMV8_PMU_EXCLUDE_EL1 &&
 	       !(r->clr[0] & PMCEID_INST) == !inst &&
@@ -1964,13 +1998,19 @@ static void check_filter_exits(const struct report *dir, const struct report *no
 	      dir->exits, none->exits, 1 + FILTER_EXIT_SLACK);
 }
 
-/* "pmu_direct filter": one run each, the exits only. */
+/*
+ * "pmu_direct filter": one run each, the exits and the denied event's
+ * counts (an exact 0, that no interrupt's credit can move).
+ */
 static void check_filter_exits_only(void)
 {
 	struct report dir, none;
 
 	filter_run(NULL, 1, &none, 1);
 	filter_run(&filter_deny, 1, &dir, 1);
+	check(filter_ok(&dir, false, true), "filter_deny",
+	      "INST_RETIRED denied: direct %lu %lu %lu %lu (want 0 %d 0 >0)",
+	      dir.v[0], dir.v[1], dir.v[2], dir.v[3], FILTER_SWINC);
 	check_filter_exits(&dir, &none);
 }
 
